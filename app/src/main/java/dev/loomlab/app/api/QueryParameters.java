@@ -1,0 +1,43 @@
+package dev.loomlab.app.api;
+
+/**
+ * Reads numeric query parameters ourselves rather than through {@code @QueryParam int}, so a bad
+ * value gets a 400 that names the parameter and its range instead of a bare 404.
+ */
+public final class QueryParameters {
+
+    private QueryParameters() {
+    }
+
+    /** An optional integer in {@code [min, max]}; {@code fallback} when absent. */
+    public static int intInRange(String name, String raw, int min, int max, int fallback) {
+        return raw == null ? fallback : intInRange(name, raw, min, max);
+    }
+
+    /** A required integer in {@code [min, max]}. */
+    public static int intInRange(String name, String raw, int min, int max) {
+        String allowed = min + ".." + max;
+        if (raw == null || raw.isBlank()) {
+            throw new BadParameterException(name, allowed, name + " is required: an integer in " + allowed);
+        }
+        long value;
+        try {
+            value = Long.parseLong(raw.trim());
+        } catch (NumberFormatException e) {
+            throw new BadParameterException(name, allowed, name + " must be an integer in " + allowed + ", was \"" + abbreviate(raw) + "\"");
+        }
+        if (value < min || value > max) {
+            throw new BadParameterException(name, allowed, name + " must be in " + allowed + ", was " + value);
+        }
+        return (int) value;
+    }
+
+    /** A system-property cap, so operators can widen a limit without a rebuild. */
+    public static int cap(String property, int fallback) {
+        return Math.max(0, Integer.getInteger(property, fallback));
+    }
+
+    private static String abbreviate(String raw) {
+        return raw.length() <= 40 ? raw : raw.substring(0, 40) + "…";
+    }
+}

@@ -1,0 +1,77 @@
+package dev.loomlab.app.info;
+
+import dev.loomlab.app.sleep.SleepRequest;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import javax.management.Attribute;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * {@code GET /api/info}: what this server really runs — JVM, processors, thread counts, the
+ * thread serving this request, and the LoomLab virtual pool's counters when one is installed.
+ */
+@Path("info")
+public class InfoResource {
+
+    private static final String POOL_QUERY = "dev.loomlab:type=VirtualThreadPool,*";
+    private static final String[] POOL_ATTRIBUTES = {"PoolName", "Variant", "MaxConcurrent", "MaxWaiting", "Started",
+            "Completed", "Active", "PeakActive", "Waiting", "Rejected", "ThreadsReused"};
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject info() throws JMException {
+        Runtime runtime = Runtime.getRuntime();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Thread current = Thread.currentThread();
+        return Json.createObjectBuilder()
+                .add("pid", ProcessHandle.current().pid())
+                .add("java", Json.createObjectBuilder()
+                        .add("version", Runtime.version().toString())
+                        .add("vendor", System.getProperty("java.vendor", ""))
+                        .add("vm", System.getProperty("java.vm.name", "")))
+                .add("processors", runtime.availableProcessors())
+                .add("maxHeapBytes", runtime.maxMemory())
+                .add("uptimeMs", ManagementFactory.getRuntimeMXBean().getUptime())
+                .add("threads", Json.createObjectBuilder()
+                        .add("live", threads.getThreadCount())
+                        .add("peak", threads.getPeakThreadCount())
+                        .add("daemon", threads.getDaemonThreadCount())
+                        .add("started", threads.getTotalStartedThreadCount()))
+                .add("request", Json.createObjectBuilder()
+                        .add("virtual", current.isVirtual())
+                        .add("thread", current.getName()))
+                .add("limits", Json.createObjectBuilder()
+                        .add("sleepMaxMs", Integer.getInteger(SleepRequest.MAX_MS_PROPERTY, 60_000))
+                        .add("sleepMaxDepth", Integer.getInteger(SleepRequest.MAX_DEPTH_PROPERTY, 2_000)))
+                .add("virtualPools", virtualPools())
+                .build();
+    }
+
+    private static JsonArrayBuilder virtualPools() throws JMException {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        JsonArrayBuilder pools = Json.createArrayBuilder();
+        for (ObjectName name : server.queryNames(new ObjectName(POOL_QUERY), null)) {
+            var pool = Json.createObjectBuilder();
+            for (Attribute attribute : server.getAttributes(name, POOL_ATTRIBUTES).asList()) {
+                Object value = attribute.getValue();
+                String key = Character.toLowerCase(attribute.getName().charAt(0)) + attribute.getName().substring(1);
+                if (value instanceof Number number) {
+                    pool.add(key, number.longValue());
+                } else {
+                    pool.add(key, String.valueOf(value));
+                }
+            }
+            pools.add(pool);
+        }
+        return pools;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.loomlab.app.sleep;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/**
+ * {@code GET /api/sleep?ms=100&depth=100}: blocks the request thread, as a call to a slow
+ * database or service would, then says which thread served it.
+ */
+@Path("sleep")
+public class SleepResource {
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject sleep(@QueryParam("ms") String ms, @QueryParam("min") String min,
+                            @QueryParam("max") String max, @QueryParam("depth") String depth) throws InterruptedException {
+        SleepRequest request = SleepRequest.parse(ms, min, max, depth);
+        int sleptMs = request.drawMs();
+        int reached = descendThenSleep(request.depth(), sleptMs);
+        Thread thread = Thread.currentThread();
+        return Json.createObjectBuilder()
+                .add("virtual", thread.isVirtual())
+                .add("thread", thread.getName())
+                .add("sleptMs", sleptMs)
+                .add("depth", reached)
+                .build();
+    }
+
+    /**
+     * Recurses {@code framesLeft} frames before sleeping, so the blocked thread holds a stack as
+     * deep as a real application's (a virtual thread must copy it when it unmounts).
+     */
+    static int descendThenSleep(int framesLeft, int sleepMs) throws InterruptedException {
+        if (framesLeft == 0) {
+            Thread.sleep(sleepMs);
+            return 0;
+        }
+        return descendThenSleep(framesLeft - 1, sleepMs) + 1;
+    }
+}
