@@ -1,0 +1,48 @@
+"""./lab's entry point: each subcommand lives in its own module and registers itself here."""
+import argparse
+import importlib
+import signal
+import sys
+
+from .errors import LabError
+
+# One module per subcommand; each defines register(subparsers) that sets a `run(args)` default.
+COMMAND_MODULES = (
+    "labkit.commands.run",
+    "labkit.commands.test",
+)
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="./lab", description="LoomLab: Payara thread modes (platform pools vs virtual threads), run and measured.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def _terminate_as_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    # Ctrl-C and SIGTERM (CI, timeout) both clean up; SIGINT is set explicitly because a shell
+    # starts background jobs with it ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _terminate_as_interrupt)
+    try:
+        return args.run(args) or 0
+    except LabError as e:
+        print(f"lab {args.command}: {e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print(f"\nlab {args.command}: interrupted, stopped.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,50 @@
+"""./lab run MODE: one Payara Micro in a thread mode, in the foreground until Ctrl-C."""
+import time
+
+from ..build import ensure_built
+from ..errors import UsageError
+from ..modes import PAYARA_MODES, payara_mode
+from ..payara import PayaraMicro
+from ..process import ensure_port_free
+
+
+def port_number(text):
+    try:
+        port = int(text)
+    except ValueError:
+        raise UsageError(f"--port must be a number in 1..65535, was '{text}'") from None
+    if not 1 <= port <= 65535:
+        raise UsageError(f"--port must be in 1..65535, was {port}")
+    return port
+
+
+def register(subparsers):
+    p = subparsers.add_parser("run", help="start Payara Micro with the lab app in one thread mode",
+                              description="Start Payara Micro in MODE and keep it running until Ctrl-C.")
+    p.add_argument("mode", metavar="MODE", help="one of: " + ", ".join(PAYARA_MODES))
+    p.add_argument("--port", default="8080", help="HTTP port (default 8080)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, loopback only)")
+    p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT",
+                   help="extra JVM option, repeatable (e.g. --jvm-opt=-Xmx2g)")
+    p.add_argument("--rebuild", action="store_true", help="rebuild the WAR and pool jar first")
+    p.set_defaults(run=run)
+
+
+def run(args):
+    mode = payara_mode(args.mode)
+    port = port_number(args.port)
+    ensure_port_free(port, args.host)
+    ensure_built(rebuild=args.rebuild)
+    server = PayaraMicro(mode, port=port, host=args.host, jvm_options=args.jvm_opt)
+    print(f"mode {mode.name}: {mode.description}")
+    print("command:", server.printable_command(), flush=True)
+    print(f"log: {server.log_path}", flush=True)
+    with server:
+        info = server.info()
+        print(f"ready: {server.base_url}/api/sleep?ms=100  (pid {info['pid']}, Java {info['java']['version']}, "
+              f"request thread: {info['request']['thread']}, virtual={info['request']['virtual']})")
+        print("Ctrl-C stops the server.", flush=True)
+        while server.process.poll() is None:
+            time.sleep(0.5)
+        print(f"Payara Micro exited with code {server.process.returncode}; see {server.log_path}")
+        return 1

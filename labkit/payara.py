@@ -1,0 +1,94 @@
+"""Payara Micro in one thread mode, started as a user would start it."""
+import json
+import shlex
+import shutil
+import urllib.request
+
+from . import ROOT
+from .build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, WAR
+from .errors import LabError
+from .jdk import find_java_home, java_env
+from .process import ensure_port_free, spawn, stop, tail, wait_until
+
+RUNS = ROOT / ".lab" / "runs"
+# Lab-wide lines added after the mode's own pre-boot file.
+BIND_LOOPBACK = "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address={host}\n"
+
+
+class PayaraMicro:
+    """One Payara Micro process serving the lab WAR in `mode` on host:port."""
+
+    def __init__(self, mode, port=8080, host="127.0.0.1", war=WAR, jvm_options=(), java_home=None,
+                 startup_timeout=180):
+        self.mode = mode
+        self.port = port
+        self.host = host
+        self.war = war
+        self.jvm_options = list(jvm_options)
+        self.java_home = java_home or find_java_home()
+        self.startup_timeout = startup_timeout
+        self.run_dir = RUNS / f"{mode.name}-{port}"
+        self.log_path = self.run_dir / "server.log"
+        self.process = None
+
+    @property
+    def base_url(self):
+        return f"http://{self.host}:{self.port}"
+
+    def command(self):
+        """The exact command line, with paths a user can copy."""
+        command = [str(self.java_home / "bin" / "java"), *self.jvm_options, "-jar", str(PAYARA_MICRO_JAR)]
+        if self.mode.needs_virtual_pool:
+            command += ["--addlibs", str(VIRTUAL_POOL_JAR)]
+        command += ["--prebootcommandfile", str(self.run_dir / "pre-boot-commands.asadmin"),
+                    "--rootdir", str(self.run_dir / "runtime"),
+                    "--port", str(self.port), "--nocluster", "--disablephonehome",
+                    "--deploy", str(self.war)]
+        return command
+
+    def printable_command(self):
+        return " ".join(shlex.quote(part) for part in self.command())
+
+    def _prepare(self):
+        # A fresh runtime folder each time: no configuration leaks from an earlier run.
+        shutil.rmtree(self.run_dir, ignore_errors=True)
+        self.run_dir.mkdir(parents=True)
+        preboot = self.mode.preboot_file.read_text()
+        (self.run_dir / "pre-boot-commands.asadmin").write_text(
+            preboot + "\n# Added by ./lab: listen on this address only.\n" + BIND_LOOPBACK.format(host=self.host))
+
+    def start(self):
+        ensure_port_free(self.port, self.host)
+        self._prepare()
+        self.process = spawn(self.command(), self.log_path, cwd=self.run_dir, env=java_env(self.java_home))
+        if not wait_until(self.is_ready, self.startup_timeout, self.process):
+            exited = self.process.poll() is not None
+            self.stop()
+            why = "exited" if exited else f"was not ready within {self.startup_timeout} s"
+            raise LabError(f"Payara Micro ({self.mode.name}) {why}; last lines of {self.log_path}:\n{tail(self.log_path)}")
+        return self
+
+    def is_ready(self):
+        try:
+            with urllib.request.urlopen(self.base_url + "/api/info", timeout=2) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    def info(self):
+        with urllib.request.urlopen(self.base_url + "/api/info", timeout=10) as response:
+            return json.load(response)
+
+    @property
+    def pid(self):
+        return self.process.pid if self.process else None
+
+    def stop(self):
+        if self.process is not None:
+            stop(self.process)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()

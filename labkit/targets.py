@@ -1,0 +1,68 @@
+"""Everything ./lab can start and load: the Payara modes, and other servers registered beside them.
+
+A target is started with start(port) and returns a running server handle with: base_url, pid,
+log_path, info() (the JSON of /api/info or an equivalent dict) and stop(). The bench harness
+treats every target alike; max_concurrent feeds the Little's-law ceiling (None = unbounded).
+"""
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .errors import UsageError
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    description: str
+    max_concurrent: int | None
+    # start(port, jvm_options) -> started server handle
+    start: Callable = field(repr=False, compare=False)
+    virtual: bool | None = None
+
+
+TARGETS: dict[str, Target] = {}
+
+
+def register(target):
+    TARGETS[target.name] = target
+    return target
+
+
+def target(name):
+    _load_all()
+    try:
+        return TARGETS[name]
+    except KeyError:
+        raise UsageError(f"unknown target '{name}'; choose from: {', '.join(TARGETS)}") from None
+
+
+def all_targets():
+    _load_all()
+    return dict(TARGETS)
+
+
+def _start_payara(mode):
+    def start(port, jvm_options=()):
+        from .payara import PayaraMicro
+        return PayaraMicro(mode, port=port, jvm_options=jvm_options).start()
+    return start
+
+
+# Modules that register more targets when imported (e.g. the plain-JDK baselines).
+EXTRA_TARGET_MODULES = ()
+
+
+def _load_all():
+    import importlib
+    for module in EXTRA_TARGET_MODULES:
+        importlib.import_module(module)
+
+
+def _register_payara_modes():
+    from .modes import PAYARA_MODES
+    for mode in PAYARA_MODES.values():
+        register(Target(mode.name, "Payara Micro: " + mode.description, mode.max_concurrent,
+                        _start_payara(mode), virtual=mode.virtual))
+
+
+_register_payara_modes()
