@@ -10,6 +10,7 @@ from .errors import LabError
 COMMAND_MODULES = (
     "labkit.commands.run",
     "labkit.commands.test",
+    "labkit.commands.memory",
 )
 
 

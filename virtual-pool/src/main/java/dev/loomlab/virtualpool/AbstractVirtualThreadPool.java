@@ -156,7 +156,6 @@ public abstract class AbstractVirtualThreadPool extends AbstractExecutorService
             metrics.finishes();
             runningThreads.remove(me);
             gate.release();
-            Thread.interrupted(); // a reused thread must not carry an interrupt into its next task
             taskDone();
         }
     }
@@ -279,7 +278,8 @@ public abstract class AbstractVirtualThreadPool extends AbstractExecutorService
     @Override public int getPeakActive() { return metrics.peakActive(); }
     @Override public int getWaiting() { return metrics.waiting(); }
     @Override public long getRejected() { return metrics.rejectedCount(); }
-    @Override public long getThreadsReused() { return metrics.reusedCount(); }
+    /** Pools that start a new thread per task never reuse one. */
+    @Override public long getThreadsReused() { return 0; }
     @Override public void resetPeakActive() { metrics.resetPeak(); }
 
     @Override

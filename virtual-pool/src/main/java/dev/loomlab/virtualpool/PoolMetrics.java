@@ -9,7 +9,6 @@ final class PoolMetrics {
     private final LongAdder started = new LongAdder();
     private final LongAdder completed = new LongAdder();
     private final LongAdder rejected = new LongAdder();
-    private final LongAdder threadsReused = new LongAdder();
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger peakActive = new AtomicInteger();
     private final AtomicInteger waiting = new AtomicInteger();
@@ -20,10 +19,6 @@ final class PoolMetrics {
 
     void rejected() {
         rejected.increment();
-    }
-
-    void reused() {
-        threadsReused.increment();
     }
 
     void waitingBegins() {
@@ -61,10 +56,6 @@ final class PoolMetrics {
 
     long rejectedCount() {
         return rejected.sum();
-    }
-
-    long reusedCount() {
-        return threadsReused.sum();
     }
 
     int active() {

@@ -1,6 +1,8 @@
 package dev.loomlab.app.info;
 
+import dev.loomlab.app.sleep.SleepGauge;
 import dev.loomlab.app.sleep.SleepRequest;
+import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -21,6 +23,9 @@ import javax.management.ObjectName;
  */
 @Path("info")
 public class InfoResource {
+
+    @Inject
+    SleepGauge sleepGauge;
 
     private static final String POOL_QUERY = "dev.loomlab:type=VirtualThreadPool,*";
     private static final String[] POOL_ATTRIBUTES = {"PoolName", "Variant", "MaxConcurrent", "MaxWaiting", "Started",
@@ -49,6 +54,9 @@ public class InfoResource {
                 .add("request", Json.createObjectBuilder()
                         .add("virtual", current.isVirtual())
                         .add("thread", current.getName()))
+                .add("sleeping", Json.createObjectBuilder()
+                        .add("now", sleepGauge.sleeping())
+                        .add("peak", sleepGauge.peak()))
                 .add("limits", Json.createObjectBuilder()
                         .add("sleepMaxMs", Integer.getInteger(SleepRequest.MAX_MS_PROPERTY, 60_000))
                         .add("sleepMaxDepth", Integer.getInteger(SleepRequest.MAX_DEPTH_PROPERTY, 2_000)))

@@ -1,5 +1,6 @@
 package dev.loomlab.app.sleep;
 
+import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.GET;
@@ -15,13 +16,22 @@ import jakarta.ws.rs.core.MediaType;
 @Path("sleep")
 public class SleepResource {
 
+    @Inject
+    SleepGauge gauge;
+
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public JsonObject sleep(@QueryParam("ms") String ms, @QueryParam("min") String min,
                             @QueryParam("max") String max, @QueryParam("depth") String depth) throws InterruptedException {
         SleepRequest request = SleepRequest.parse(ms, min, max, depth);
         int sleptMs = request.drawMs();
-        int reached = descendThenSleep(request.depth(), sleptMs);
+        int reached;
+        gauge.enter();
+        try {
+            reached = descendThenSleep(request.depth(), sleptMs);
+        } finally {
+            gauge.leave();
+        }
         Thread thread = Thread.currentThread();
         return Json.createObjectBuilder()
                 .add("virtual", thread.isVirtual())

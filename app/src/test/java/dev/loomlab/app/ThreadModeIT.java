@@ -1,0 +1,191 @@
+package dev.loomlab.app;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * Proves, by behaviour, that Payara Micro really runs in the mode this Failsafe execution started
+ * it in. One class, so each mode costs one server start; every test runs against the same server.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class ThreadModeIT {
+
+    private static final Pattern PLATFORM_WORKER = Pattern.compile("http-thread-pool::http-listener\\(\\d+\\)");
+    private static final Pattern VIRTUAL_WORKER = Pattern.compile("http-thread-pool::http-listener-virtual-\\d+");
+    /** Payara Micro's default http-thread-pool size: a mode whose config did not apply is stuck at it. */
+    private static final int MICRO_DEFAULT_POOL = 200;
+
+    private final ModeUnderTest mode = ModeUnderTest.current();
+
+    @ArquillianResource
+    private URL base;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.labWar();
+    }
+
+    @Test
+    void requestsRunOnTheThreadKindOfTheMode() throws Exception {
+        LabClient client = new LabClient(base);
+        for (int i = 0; i < 5; i++) {
+            JsonObject answer = client.get("api/sleep?ms=1&depth=100").json();
+            String thread = answer.getString("thread");
+            assertEquals(mode.virtual, answer.getBoolean("virtual"), "virtual flag on " + thread);
+            Pattern expected = mode.virtual ? VIRTUAL_WORKER : PLATFORM_WORKER;
+            assertTrue(expected.matcher(thread).matches(), thread + " is not a worker of " + mode.name);
+            assertEquals(100, answer.getInt("depth"));
+            assertEquals(1, answer.getInt("sleptMs"));
+        }
+    }
+
+    @Test
+    void infoShowsTheVirtualPoolOnlyInVirtualModes() throws Exception {
+        JsonArray pools = new LabClient(base).info().getJsonArray("virtualPools");
+        if (!mode.virtual) {
+            assertTrue(pools.isEmpty(), "platform mode must not load the virtual pool: " + pools);
+            return;
+        }
+        assertEquals(1, pools.size(), pools.toString());
+        JsonObject pool = pools.getJsonObject(0);
+        assertEquals("http-thread-pool::http-listener", pool.getString("poolName"));
+        assertEquals(mode.maxConcurrent, pool.getInt("maxConcurrent"));
+        assertEquals(mode.maxWaiting, pool.getInt("maxWaiting"));
+    }
+
+    /**
+     * 300 sleeps at once: all of them sleep at the same moment (one wave) unless the pool is stuck
+     * at Micro's default 200. Proved by the server's own count of concurrent sleepers, which does
+     * not depend on how fast the client (sharing two cores with the server) sends.
+     */
+    @Test
+    void moreSleepsThanMicrosDefaultPoolRunInOneWave() throws Exception {
+        int requests = 300;
+        assumeTrue(mode.admitsAtOnce(requests), mode.name + " is bounded below " + requests);
+        LabClient client = new LabClient(base);
+        List<LabClient.Outcome> outcomes = client.burstOfSleeps(requests, 3000);
+
+        assertEquals(requests, LabClient.okCount(outcomes), "all succeed: " + failures(outcomes));
+        JsonObject info = client.info();
+        int peakSleeping = info.getJsonObject("sleeping").getInt("peak");
+        assertEquals(requests, peakSleeping, "requests asleep at once");
+        if (mode.virtual) {
+            int peak = info.getJsonArray("virtualPools").getJsonObject(0).getInt("peakActive");
+            assertTrue(peak >= requests, "peak active virtual threads " + peak);
+        } else {
+            int peakThreads = info.getJsonObject("threads").getInt("peak");
+            assertTrue(peakThreads > requests, "peak live platform threads " + peakThreads + " <= " + requests);
+        }
+    }
+
+    /** Bound 10, queue 10: 20 sleeps take two waves, and the pool never runs more than 10. */
+    @Test
+    void boundedPoolRunsAtMostItsBoundAndQueuesTheRest() throws Exception {
+        assumeTrue(mode == ModeUnderTest.VIRTUAL_BOUNDED_TEST, "needs the tiny test bound");
+        LabClient client = new LabClient(base);
+        List<LabClient.Outcome> outcomes = client.burstOfSleeps(2 * mode.maxConcurrent, 1000);
+
+        assertEquals(2 * mode.maxConcurrent, LabClient.okCount(outcomes), "all succeed: " + failures(outcomes));
+        // Load can only make requests slower, so this lower bound holds on a busy machine too.
+        long secondWave = LabClient.slowerThan(outcomes, 1950);
+        assertTrue(secondWave >= mode.maxConcurrent, "the second " + mode.maxConcurrent
+                + " should wait for the first wave; only " + secondWave + " took >= 1.95 s");
+        JsonObject info = client.info();
+        assertEquals(mode.maxConcurrent, info.getJsonObject("sleeping").getInt("peak"), "asleep at once");
+        JsonObject pool = info.getJsonArray("virtualPools").getJsonObject(0);
+        assertEquals(mode.maxConcurrent, pool.getInt("peakActive"), "peak active " + pool);
+    }
+
+    /** Beyond bound + queue, requests are refused (error or closed connection) and the server stays healthy. */
+    @Test
+    void boundedPoolRejectsBeyondItsQueueAndStaysHealthy() throws Exception {
+        assumeTrue(mode == ModeUnderTest.VIRTUAL_BOUNDED_TEST, "needs the tiny test bound and queue");
+        LabClient client = new LabClient(base);
+        long rejectedBefore = pool(client).getJsonNumber("rejected").longValue();
+        int capacity = mode.maxConcurrent + mode.maxWaiting;
+
+        List<LabClient.Outcome> outcomes = client.burstOfSleeps(3 * capacity, 1500);
+
+        long ok = LabClient.okCount(outcomes);
+        assertTrue(ok >= mode.maxConcurrent, "at least a full bound served: " + ok);
+        assertTrue(ok < outcomes.size(), "some requests beyond " + capacity + " must be refused");
+        long rejected = pool(client).getJsonNumber("rejected").longValue() - rejectedBefore;
+        assertTrue(rejected >= outcomes.size() - ok, "pool counted " + rejected + " rejections for " + (outcomes.size() - ok) + " failures");
+        assertEquals(200, client.get("api/sleep?ms=1").status(), "server still serves after rejecting");
+    }
+
+    /** Every bad input gets 400 with a JSON message naming the parameter. */
+    @Test
+    void badInputIsRejectedWith400NamingTheParameter() throws Exception {
+        LabClient client = new LabClient(base);
+        int sleepCap = mode == ModeUnderTest.VIRTUAL_BOUNDED_TEST ? 5000 : 60000;
+        List<Executable> checks = new ArrayList<>();
+        Function<String[], Executable> expect400 = c -> () -> {
+            LabClient.Answer answer = client.get(c[0]);
+            assertEquals(400, answer.status(), c[0] + " -> " + answer.json());
+            assertEquals(c[1], answer.json().getString("parameter"), c[0] + " -> " + answer.json());
+            assertTrue(answer.json().getString("error").contains(c[1]), "message names " + c[1] + ": " + answer.json());
+        };
+        String[][] cases = {
+                {"api/sleep?ms=-1", "ms"},
+                {"api/sleep?ms=abc", "ms"},
+                {"api/sleep?ms=99999999999999999999", "ms"},
+                {"api/sleep?ms=" + (sleepCap + 1), "ms"},
+                {"api/sleep?ms=1&depth=2001", "depth"},
+                {"api/sleep?ms=1&depth=-3", "depth"},
+                {"api/sleep?ms=1&depth=deep", "depth"},
+                {"api/sleep?min=10", "max"},
+                {"api/sleep?min=200&max=100", "min"},
+                {"api/sleep?min=-1&max=100", "min"},
+                {"api/sleep?ms=5&min=1&max=9", "ms"},
+                {"api/work?kind=sleep", "kind"},
+                {"api/work?kind=hash&rounds=0", "rounds"},
+                {"api/work?kind=keypair&bits=1500", "bits"},
+        };
+        for (String[] c : cases) {
+            checks.add(expect400.apply(c));
+        }
+        // The cap is a setting: this container lowers it to 5000 with -Dloomlab.sleep.maxMs.
+        checks.add(() -> assertEquals("0.." + sleepCap, client.get("api/sleep?ms=" + (sleepCap + 1)).json().getString("allowed")));
+        assertAll(checks);
+    }
+
+    @Test
+    void randomSleepStaysInItsRangeAndWorkRunsOnTheSameThreads() throws Exception {
+        LabClient client = new LabClient(base);
+        for (int i = 0; i < 10; i++) {
+            int slept = client.get("api/sleep?min=5&max=15").json().getInt("sleptMs");
+            assertTrue(slept >= 5 && slept <= 15, "slept " + slept);
+        }
+        JsonObject work = client.get("api/work?kind=hash&rounds=1000").json();
+        assertEquals(mode.virtual, work.getBoolean("virtual"));
+        assertEquals(64, work.getString("digest").length());
+    }
+
+    private static JsonObject pool(LabClient client) throws Exception {
+        return client.info().getJsonArray("virtualPools").getJsonObject(0);
+    }
+
+    private static String failures(List<LabClient.Outcome> outcomes) {
+        return outcomes.stream().filter(o -> !o.ok()).limit(3).map(o -> o.status() + " " + o.failure()).toList().toString();
+    }
+}
