@@ -1,0 +1,13 @@
+package dev.loomlab.baselines.api;
+
+/** A status and a JSON body, for whichever HTTP server carries it. */
+public record ApiResponse(int status, String json) {
+
+    static ApiResponse ok(Json body) {
+        return new ApiResponse(200, body.toString());
+    }
+
+    static ApiResponse error(int status, String message) {
+        return new ApiResponse(status, Json.object().add("error", message).toString());
+    }
+}
