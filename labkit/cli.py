@@ -10,7 +10,9 @@ from .errors import LabError
 COMMAND_MODULES = (
     "labkit.commands.run",
     "labkit.commands.test",
+    "labkit.bench.command",
     "labkit.commands.memory",
+    "labkit.commands.micro",
 )
 
 

@@ -61,7 +61,12 @@ class PayaraMicro:
         ensure_port_free(self.port, self.host)
         self._prepare()
         self.process = spawn(self.command(), self.log_path, cwd=self.run_dir, env=java_env(self.java_home))
-        if not wait_until(self.is_ready, self.startup_timeout, self.process):
+        try:
+            ready = wait_until(self.is_ready, self.startup_timeout, self.process)
+        except BaseException:
+            self.stop()  # Ctrl-C while booting: stop the JVM gracefully, not only by its death signal
+            raise
+        if not ready:
             exited = self.process.poll() is not None
             self.stop()
             why = "exited" if exited else f"was not ready within {self.startup_timeout} s"

@@ -1,0 +1,125 @@
+"""ApacheBench (ab, Debian's apache2-utils): one thread, closed model with `-c` connections.
+
+Flags LoomLab always sets, and why:
+- `-k` keep-alive, as bombardier and wrk do; without it every request opens a new connection
+  and the test measures TCP set-up and TIME_WAIT instead of the server's threads.
+- `-r` so a connection reset does not end the whole run, `-l` because the answers' length
+  varies (the thread name is in the body) and ab would otherwise count that as a failure.
+- `-g FILE` writes one line per request: LoomLab reads its total time (1 ms resolution) into an
+  HdrHistogram, so p99.9 is known (ab's own table stops at p99). Failed requests have lines
+  there too, so with errors the percentiles mix both.
+- `-t` with `-n`: ab sizes its request table from `-n` and ends at whichever comes first, so
+  `-n` is set above what the run can reach.
+
+ab ends the whole run at the first request that exceeds `-s` (its timeout): the result is then
+marked incomplete, with the requests it finished.
+"""
+import re
+from pathlib import Path
+
+from .base import Driver, DriverOutputError, LoadSpec, last_line
+from .record import ErrorCounts, Latency, LoadResult, encode_histogram, latency_from_histogram, new_histogram, record_us
+
+MIN_REQUEST_TABLE = 50_000
+# When nothing bounds the run's requests (no Little's-law ceiling): ~64 MB of ab's table.
+UNKNOWN_REQUEST_TABLE = 2_000_000
+# ab keeps a 32-byte record per request for -n: 20 million is ~640 MB, the most LoomLab asks for.
+MAX_REQUEST_TABLE = 20_000_000
+
+
+def _number(pattern, text, cast=int):
+    match = re.search(pattern, text, re.MULTILINE)
+    return cast(match.group(1)) if match else None
+
+
+class ApacheBench(Driver):
+    name = "ab"
+    executable_name = "ab"
+    install_hint = "apt-get install apache2-utils"
+
+    def requests_file(self, spec: LoadSpec):
+        return Path(f"{spec.side_file_prefix}.ab-requests.tsv") if spec.side_file_prefix else None
+
+    def side_files(self, spec: LoadSpec):
+        return [self.requests_file(spec)] if spec.side_file_prefix else []
+
+    def command(self, spec: LoadSpec, executable=None):
+        wanted = spec.expected_requests if spec.expected_requests is not None else UNKNOWN_REQUEST_TABLE
+        table = min(max(wanted, MIN_REQUEST_TABLE), MAX_REQUEST_TABLE)
+        command = [executable or self.find_executable(), "-k", "-r", "-l",
+                   "-c", str(spec.concurrency),
+                   # -t first: it resets -n to 50000, the -n after it wins.
+                   "-t", str(spec.duration_s), "-n", str(table),
+                   "-s", str(spec.timeout_whole_seconds)]
+        if spec.side_file_prefix:
+            command += ["-g", str(self.requests_file(spec))]
+        return command + [spec.url]
+
+    def parse(self, output: str, spec: LoadSpec = None, wall_s=None):
+        fatal = re.findall(r"^(apr_\w+: .*)$", output, re.MULTILINE)
+        complete = _number(r"^Complete requests:\s+(\d+)", output)
+        if complete is None:
+            return self._aborted(output, fatal, wall_s)
+        failed_connect = _number(r"\(Connect: (\d+),", output) or 0
+        failed_receive = _number(r"Receive: (\d+),", output) or 0
+        failed_exceptions = _number(r"Exceptions: (\d+)\)", output) or 0
+        non_2xx = _number(r"^Non-2xx responses:\s+(\d+)", output) or 0
+        # ab counts a request that failed while reading its answer as "complete"; connect failures
+        # and exceptions (poll errors on a dead connection) it counts apart.
+        responses = max(complete - failed_receive, 0)
+        # ab counts a non-2xx status when it reads the headers, a completion when the answer ends:
+        # at the end of a timed run the two can differ by the answers still being read.
+        non_2xx = min(non_2xx, responses)
+        errors = ErrorCounts(connect=failed_connect, reset=failed_receive + failed_exceptions, non_2xx=non_2xx)
+        result = LoadResult(tool=self.name, responses=responses, ok=max(responses - non_2xx, 0),
+                            duration_s=_number(r"^Time taken for tests:\s+([\d.]+) seconds", output, float),
+                            errors=errors)
+        for line in fatal:
+            result.notes.append(line)
+        self._read_latency(result, output, spec)
+        return result
+
+    def _aborted(self, output, fatal, wall_s):
+        if not fatal:
+            raise DriverOutputError("ab printed no result: " + last_line(output))
+        done = _number(r"^Total of (\d+) requests completed", output) or 0
+        errors = ErrorCounts()
+        for line in fatal:
+            errors.add("timeout" if "70007" in line or "timeout" in line.lower() else "reset", 1)
+        result = LoadResult(tool=self.name, responses=done, ok=done, duration_s=wall_s or 0.0,
+                            errors=errors, complete=False)
+        result.notes.append(f"ab stopped the run early: {fatal[-1]}")
+        if done:
+            result.notes.append("ab gives no status counts for a stopped run: its completed requests are counted as 2xx")
+        return result
+
+    def _read_latency(self, result, output, spec):
+        requests_file = self.requests_file(spec) if spec else None
+        if requests_file and requests_file.is_file():
+            histogram = new_histogram()
+            with open(requests_file) as lines:
+                next(lines, None)  # header: starttime seconds ctime dtime ttime wait
+                for line in lines:
+                    columns = line.rstrip("\n").split("\t")
+                    if len(columns) >= 6:
+                        record_us(histogram, int(columns[4]) * 1000)
+            result.latency_ms = latency_from_histogram(histogram)
+            if result.latency_ms:
+                result.latency_source = "hdr:ab -g per-request times (1 ms resolution)"
+                result.latency_hdr = encode_histogram(histogram)
+                return
+        # Without the per-request file: ab's own table (no p99.9).
+        p50 = _number(r"^\s+50%\s+(\d+)", output)
+        if p50 is None:
+            return
+        result.latency_ms = Latency(mean=_number(r"^Total:\s+\d+\s+(\d+)", output, float),
+                                    p50=float(p50), p90=float(_number(r"^\s+90%\s+(\d+)", output)),
+                                    p99=float(_number(r"^\s+99%\s+(\d+)", output)), p999=None,
+                                    max=float(_number(r"^\s+100%\s+(\d+)", output)))
+        result.latency_source = "tool"
+
+    def version_command(self, executable):
+        return [executable, "-V"]
+
+
+DRIVER = ApacheBench()

@@ -1,0 +1,80 @@
+"""What every driver shares: the run it is asked for, and finding its tool."""
+from __future__ import annotations
+
+import math
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# Tools LoomLab builds itself (bombardier) land here; it is searched before PATH.
+TOOLS_BIN = ROOT / ".lab" / "tools" / "bin"
+
+
+class ToolMissing(Exception):
+    """The load tool is not installed; the message is one line saying how to get it."""
+
+
+class DriverOutputError(Exception):
+    """The tool's output holds no result (it failed to start, or was killed)."""
+
+
+@dataclass(frozen=True)
+class LoadSpec:
+    """One run of a load tool: closed model (`concurrency` connections, each sending its next
+    request when the previous answer came) or, with `rate`, a fixed request rate."""
+    url: str
+    concurrency: int
+    duration_s: int
+    timeout_s: float
+    rate: int | None = None
+    # Files the tool writes besides its output (ab's per-request data) start with this path.
+    side_file_prefix: Path | None = None
+    # Estimated upper bound of requests in the run, for tools that must be given a count (ab).
+    expected_requests: int | None = None
+
+    @property
+    def timeout_whole_seconds(self):
+        """For tools that take whole seconds: rounded up, so never below the asked timeout."""
+        return max(1, math.ceil(self.timeout_s))
+
+
+class Driver:
+    """Builds a tool's command line and reads the tool's output into a LoadResult."""
+    name = ""
+    executable_name = ""
+    install_hint = ""
+    supports_rate = False
+
+    def find_executable(self):
+        """Path of the tool, .lab/tools/bin first; raises ToolMissing with the install line."""
+        local = TOOLS_BIN / self.executable_name
+        if local.is_file() and os.access(local, os.X_OK):
+            return str(local)
+        found = shutil.which(self.executable_name)
+        if found:
+            return found
+        raise ToolMissing(f"{self.executable_name} is not installed: {self.install_hint}")
+
+    def command(self, spec: LoadSpec, executable=None):
+        raise NotImplementedError
+
+    def parse(self, output: str, spec: LoadSpec, wall_s=None):
+        """The LoadResult of one run from the tool's combined stdout+stderr (and side files).
+        `wall_s`, the run's wall time measured outside the tool, stands in for the duration
+        when the tool stopped without printing one."""
+        raise NotImplementedError
+
+    def side_files(self, spec: LoadSpec):
+        """Extra files this run writes (kept as raw output beside the tool's text)."""
+        return []
+
+    def version_command(self, executable):
+        return [executable, "--version"]
+
+
+def last_line(output):
+    """The last non-blank line of a tool's output, to quote in an error."""
+    lines = [l for l in output.strip().splitlines() if l.strip()]
+    return lines[-1].strip() if lines else "(no output)"

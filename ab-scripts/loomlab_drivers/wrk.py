@@ -1,0 +1,68 @@
+"""wrk (Debian's wrk 4): event-loop client, closed model with `-c` connections over `-t` threads.
+
+LoomLab runs wrk with wrk-record.lua, whose done() prints the counters and every recorded latency;
+those go into an HdrHistogram for the percentiles. Two wrk behaviours to know when reading its
+numbers:
+- a response that arrives after `--timeout` is counted by wrk both as a completed request and as
+  a timeout (its latency is not recorded); LoomLab counts it as a timeout only.
+- wrk counts only statuses of 400 and above as errors, so a 3xx passes as ok.
+- before done() wrk adds synthetic latencies for requests a slow response held back (its own
+  coordinated-omission correction), so the latency count can exceed the response count.
+"""
+import json
+import os
+from pathlib import Path
+
+from .base import Driver, DriverOutputError, LoadSpec, last_line
+from .record import ErrorCounts, LoadResult, encode_histogram, latency_from_histogram, new_histogram, record_us
+
+SCRIPT = Path(__file__).resolve().parent / "wrk-record.lua"
+SUMMARY = "LOOMLAB-WRK "
+LATENCY = "LOOMLAB-WRK-LATENCY "
+
+
+class Wrk(Driver):
+    name = "wrk"
+    executable_name = "wrk"
+    install_hint = "apt-get install wrk"
+
+    def threads(self, concurrency):
+        return max(1, min(os.cpu_count() or 1, concurrency))
+
+    def command(self, spec: LoadSpec, executable=None):
+        return [executable or self.find_executable(),
+                "--threads", str(self.threads(spec.concurrency)),
+                "--connections", str(spec.concurrency),
+                "--duration", f"{spec.duration_s}s",
+                "--timeout", f"{spec.timeout_whole_seconds}s",
+                "--script", str(SCRIPT),
+                spec.url]
+
+    def parse(self, output: str, spec: LoadSpec = None, wall_s=None):
+        summary = None
+        histogram = new_histogram()
+        for line in output.splitlines():
+            if line.startswith(LATENCY):
+                value, count = line[len(LATENCY):].split()
+                record_us(histogram, int(value), int(count))
+            elif line.startswith(SUMMARY):
+                summary = json.loads(line[len(SUMMARY):])
+        if summary is None:
+            raise DriverOutputError("wrk printed no result: " + last_line(output))
+        counts = summary["errors"]
+        errors = ErrorCounts(connect=counts["connect"], reset=counts["read"] + counts["write"],
+                             timeout=counts["timeout"], non_2xx=counts["status"])
+        responses = max(summary["responses"] - counts["timeout"], 0)
+        result = LoadResult(tool=self.name, responses=responses, ok=max(responses - counts["status"], 0),
+                            duration_s=summary["durationUs"] / 1e6, errors=errors)
+        result.latency_ms = latency_from_histogram(histogram)
+        if result.latency_ms:
+            result.latency_source = "hdr:wrk recorded latencies (1 us resolution, wrk-corrected)"
+            result.latency_hdr = encode_histogram(histogram)
+        return result
+
+    def version_command(self, executable):
+        return [executable, "--version"]
+
+
+DRIVER = Wrk()

@@ -1,0 +1,16 @@
+"""./lab bench: start each target fresh, load it with bombardier, ab or wrk, watch it, report.
+
+Modules, in the order a run uses them:
+- config.py     the options, validated, and the --quick preset
+- scenarios.py  what is requested (URL path) and its service time for Little's law
+- plan.py       the points of a run (repeat x target x driver x concurrency) and the ETA
+- drivers.py    bridge to the drivers in ab-scripts/loomlab_drivers (tool command + output parser)
+- sampler.py    /proc sampling of the server, the driver and the machine
+- jfr.py        JFR recording of the server through jcmd, read back with the JDK's jfr tool
+- runner.py     the loop: server sessions, warm-up, measured windows, Ctrl-C
+- results.py    point records, derived figures, medians, results.json / results.csv
+- report.py, charts.py, progress.py, formatting.py, env.py   what people read
+- command.py    the ./lab bench options and the order of the checks before anything starts
+
+Files of a run and the JSON/CSV schema: RESULTS-SCHEMA.md beside this file.
+"""

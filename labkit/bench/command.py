@@ -1,0 +1,166 @@
+"""./lab bench: the thread modes side by side under load, sampled, with a report and charts."""
+import argparse
+import resource
+import shlex
+import sys
+from datetime import datetime
+
+from .. import ROOT
+from ..build import ensure_built
+from ..errors import LabError, UsageError
+from ..jdk import find_java_home
+from ..process import ensure_port_free
+from ..targets import all_targets
+from . import config as options
+from .config import BenchConfig
+from .drivers import DRIVERS, ensure_tools
+from .env import collect
+from .progress import Progress
+from .runner import BenchRunner, RunRecorder
+from .scenarios import scenario
+
+RESULTS = ROOT / "results"
+# File descriptors besides the connections: JVM jars, logs, epoll, the tool's own.
+SPARE_FILES = 1024
+
+_parser = None
+
+EPILOG = """\
+examples:
+  ./lab bench --quick                                  the four modes, c=100 and c=1000 at 100 ms, minutes
+  ./lab bench --modes virtual,platform-4000 --concurrency 1000,6000 --sleep 100
+  ./lab bench --concurrency 1000@100,6000@2000         a sleep per level: CONCURRENCY@SLEEP
+  ./lab bench --driver bombardier,ab,wrk --sleep 50-150   the same points under three tools
+  ./lab bench --modes virtual --concurrency 2000 --rate 5000   open model: fixed rate (bombardier)
+
+Results go to results/<timestamp>-<name>/ (report.md, results.json, results.csv, charts, raw/).
+Ctrl-C stops the server and the load tool and writes the report for the points already measured."""
+
+
+def register(subparsers):
+    global _parser
+    p = subparsers.add_parser(
+        "bench", help="run thread modes side by side under load and write a report",
+        description="Start each mode on a fresh server, load it with bombardier, ab or wrk, sample CPU, memory, "
+                    "threads (/proc) and GC, heap, pinning (JFR), and write a report with charts.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true",
+                   help="preset: the four modes, c=100 and c=1000 at 100 ms, 5 s warm-up, 6 s windows, 2 repeats "
+                        "on one server per mode (a few minutes); other options override it")
+    p.add_argument("--modes", type=options.name_list, metavar="LIST",
+                   help="comma-separated targets (default: " + ",".join(options.DEFAULT_MODES) + "); any target "
+                        "registered in labkit/targets.py (a wrong name lists them)")
+    p.add_argument("--scenario", metavar="NAME", help="what is requested (default: sleep)")
+    p.add_argument("--concurrency", type=options.concurrency_list, metavar="LIST",
+                   help="connections, comma-separated; CONCURRENCY@SLEEP gives a level its own sleep (default 1000)")
+    p.add_argument("--sleep", type=options.sleep_spec, metavar="MS|MIN-MAX",
+                   help="sleep per request in ms, fixed (100) or uniform (50-150) (default 100)")
+    p.add_argument("--depth", type=options.bounded_int(0, options.MAX_DEPTH, "--depth"), metavar="N",
+                   help="call depth at which the request sleeps (default 100)")
+    p.add_argument("--duration", type=options.bounded_int(1, options.MAX_DURATION_S, "--duration"), metavar="S",
+                   help="measured window per point, whole seconds (default 30)")
+    p.add_argument("--warmup", type=options.bounded_int(0, options.MAX_WARMUP_S, "--warmup"), metavar="S",
+                   help="unmeasured load before each level, whole seconds (default 10)")
+    p.add_argument("--repeats", type=options.bounded_int(1, options.MAX_REPEATS, "--repeats"), metavar="N",
+                   help="measured windows per point, reported as median [min-max] (default 3)")
+    p.add_argument("--restart", choices=("repeat", "mode"),
+                   help="'repeat': each repeat starts every server afresh, modes interleaved (default); "
+                        "'mode': one server per mode, repeats back to back")
+    p.add_argument("--driver", dest="drivers", type=options.name_list, metavar="LIST",
+                   help="load tool(s): " + ", ".join(DRIVERS) + " (default bombardier); several run every point under each")
+    p.add_argument("--rate", type=options.bounded_int(1, 10_000_000, "--rate"), metavar="REQ_PER_S",
+                   help="open model: a fixed request rate (bombardier); concurrency then bounds the connections")
+    p.add_argument("--timeout", type=options.positive_seconds, metavar="S",
+                   help="request timeout of the load tool; must be above the sleep "
+                        f"(default: the larger of {options.MIN_DEFAULT_TIMEOUT_S:g} s and "
+                        f"{options.TIMEOUT_SLEEP_FACTOR} x the longest sleep)")
+    p.add_argument("--port", type=options.bounded_int(1, 65535, "--port"), metavar="PORT",
+                   help="server port on 127.0.0.1 (default 8080)")
+    p.add_argument("--jvm-opt", action="append", metavar="OPT", help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
+    p.add_argument("--name", type=options.run_name, help="results folder suffix (default 'bench', 'quick' with --quick)")
+    p.add_argument("--out", metavar="DIR", help="write the results here instead of results/<timestamp>-<name>/")
+    p.set_defaults(run=run)
+    _parser = p
+
+
+def usage_error(message):
+    """Exit 2 with the bench usage line, as argparse does for a bad option value."""
+    _parser.error(message)
+
+
+def run(args):
+    try:
+        config = _config(args)
+        chosen_scenario = scenario(config.scenario)
+        out_dir = _out_dir(config)
+    except UsageError as e:
+        usage_error(str(e))
+    targets = {name: all_targets()[name] for name in config.modes}
+    ensure_port_free(config.port)
+    executables = ensure_tools(config.drivers)
+    java_home = find_java_home()
+    ensure_built()
+    _raise_open_files_limit(max(level.concurrency for level in config.levels))
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    command_line = "./lab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "./lab bench"
+    env = collect(java_home, executables, command_line)
+    planned = len(config.modes) * len(config.drivers) * len(config.levels) * config.repeats
+    progress = Progress(planned)
+    recorder = RunRecorder(out_dir, config, env, planned)
+    runner = BenchRunner(config, chosen_scenario, targets, executables, java_home, out_dir, recorder, progress)
+
+    state, error = "complete", None
+    try:
+        runner.run()
+    except KeyboardInterrupt:
+        state = "interrupted"
+        raise
+    except LabError as e:
+        state, error = "failed", str(e).splitlines()[0]
+        raise
+    finally:
+        _finish(recorder, progress, state, error, out_dir, len(config.drivers) > 1)
+    return 0
+
+
+def _config(args):
+    # A scenario may name the targets that serve it (e.g. a CargoTracker page); else the Payara modes.
+    chosen = scenario(args.scenario or options.DEFAULTS["scenario"])
+    default_modes = chosen.targets or options.DEFAULT_MODES
+    return BenchConfig.build(args, known_targets=all_targets(), known_drivers=DRIVERS, default_modes=default_modes)
+
+
+def _out_dir(config):
+    if config.out_dir is not None:
+        out_dir = config.out_dir.resolve()
+        if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+            raise UsageError(f"--out {config.out_dir} exists and is not an empty folder")
+        return out_dir
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return RESULTS / f"{stamp}-{config.name}"
+
+
+def _raise_open_files_limit(concurrency):
+    """Server and load tool each hold one socket per connection: lift the soft limit to the hard
+    one (children inherit it) and say so when even that is too low."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = concurrency + SPARE_FILES
+    if soft < needed:
+        new_soft = hard if hard == resource.RLIM_INFINITY else max(soft, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (new_soft, hard))
+        soft = new_soft
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        raise LabError(f"{concurrency} connections need about {needed} open files, but ulimit -n is {soft} "
+                       f"(hard limit {hard}): raise it (e.g. ulimit -n {needed}) or lower --concurrency")
+
+
+def _finish(recorder, progress, state, error, out_dir, several_drivers):
+    try:
+        run = recorder.finish(state, error)
+    except Exception as e:  # the report must not hide the run's own outcome
+        print(f"lab bench: writing the report failed: {e}", file=sys.stderr)
+        return
+    if run["summary"]:
+        progress.summary_table(run["summary"], several_drivers)
+    print(f"\nreport: {out_dir / 'report.md'}", flush=True)

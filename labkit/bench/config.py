@@ -1,0 +1,230 @@
+"""The options of ./lab bench, parsed and checked before anything starts.
+
+Option values are parsed by argparse `type=` functions (a bad value gets argparse's usage line
+and exit code 2); checks that need several options together raise UsageError from
+BenchConfig.build, which the command turns into the same usage line.
+"""
+import argparse
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import UsageError
+
+MAX_SLEEP_MS = 60_000        # the app's own cap (loomlab.sleep.maxMs)
+MAX_DEPTH = 2_000            # the app's own cap (loomlab.sleep.maxDepth)
+MAX_CONCURRENCY = 20_000     # ab's own limit, and a bound for a 2-core machine
+MAX_DURATION_S = 3_600
+MAX_WARMUP_S = 600
+MAX_REPEATS = 20
+# Below this a timeout would cut off healthy but queued requests on a loaded 2-core machine.
+MIN_DEFAULT_TIMEOUT_S = 20.0
+TIMEOUT_SLEEP_FACTOR = 5
+
+
+@dataclass(frozen=True)
+class SleepSpec:
+    """A fixed sleep (min == max) or a uniform random one, in ms."""
+    min_ms: int
+    max_ms: int
+
+    @property
+    def is_fixed(self):
+        return self.min_ms == self.max_ms
+
+    @property
+    def mean_ms(self):
+        return (self.min_ms + self.max_ms) / 2
+
+    def __str__(self):
+        return f"{self.min_ms} ms" if self.is_fixed else f"{self.min_ms}-{self.max_ms} ms"
+
+
+@dataclass(frozen=True)
+class LoadLevel:
+    """One concurrency level and the sleep it runs with."""
+    concurrency: int
+    sleep: SleepSpec
+
+    def __str__(self):
+        return f"c={self.concurrency} @ {self.sleep}"
+
+
+def sleep_spec(text):
+    """'100' (fixed) or '50-150' (uniform), in ms."""
+    match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"sleep must be MS or MIN-MAX in ms (e.g. 100 or 50-150), was '{text}'")
+    low = int(match.group(1))
+    high = int(match.group(2)) if match.group(2) is not None else low
+    if high > MAX_SLEEP_MS:
+        raise argparse.ArgumentTypeError(f"sleep must be at most {MAX_SLEEP_MS} ms, was {high}")
+    if low > high:
+        raise argparse.ArgumentTypeError(f"sleep range '{text}': MIN must not exceed MAX")
+    return SleepSpec(low, high)
+
+
+def concurrency_list(text):
+    """'1000,6000' or with a sleep per level: '1000@100,6000@2000' (sleep as in --sleep).
+    Items without a sleep get --sleep's value later (None here)."""
+    levels = []
+    for item in text.split(","):
+        count, _, sleep = item.strip().partition("@")
+        if not count.isdigit():
+            raise argparse.ArgumentTypeError(
+                f"concurrency must be a comma-separated list of numbers, optionally with @SLEEP (e.g. 1000,6000 or 1000@100), was '{text}'")
+        number = int(count)
+        if not 1 <= number <= MAX_CONCURRENCY:
+            raise argparse.ArgumentTypeError(f"concurrency must be in 1..{MAX_CONCURRENCY}, was {number}")
+        levels.append((number, sleep_spec(sleep) if sleep else None))
+    return tuple(levels)
+
+
+def name_list(text):
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("expected a comma-separated list of names")
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"a name is given twice in '{text}'")
+    return names
+
+
+def bounded_int(low, high, what):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, was '{text}'") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be in {low}..{high}, was {value}")
+        return value
+    return parse
+
+
+def positive_seconds(text):
+    try:
+        value = float(text.rstrip("s"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds (e.g. 15 or 2.5), was '{text}'") from None
+    if not 0 < value <= 3600 or math.isnan(value):
+        raise argparse.ArgumentTypeError(f"seconds must be in (0, 3600], was '{text}'")
+    return value
+
+
+def run_name(text):
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", text):
+        raise argparse.ArgumentTypeError(f"name may hold letters, digits, '.', '_' and '-' (max 64), was '{text}'")
+    return text
+
+
+def default_timeout_s(sleep):
+    """Always well above the longest sleep: queued requests on a busy server take several sleeps."""
+    return max(MIN_DEFAULT_TIMEOUT_S, TIMEOUT_SLEEP_FACTOR * sleep.max_ms / 1000.0)
+
+
+# The four thread modes the lab compares; other targets (more Payara modes, plain-JDK servers,
+# Helidon) run when named in --modes.
+DEFAULT_MODES = ("platform-4000", "platform-10000", "virtual", "virtual-4000")
+
+# What --quick means: the four modes, two concurrency levels at 100 ms, short windows and two
+# back-to-back repeats on one server per mode, so the whole run fits in a few minutes on 2 cores.
+QUICK = {
+    "concurrency": ((100, None), (1000, None)),
+    "sleep": SleepSpec(100, 100),
+    "warmup": 5,
+    "duration": 6,
+    "repeats": 2,
+    "restart": "mode",
+    "name": "quick",
+}
+
+DEFAULTS = {
+    "concurrency": ((1000, None),),
+    "sleep": SleepSpec(100, 100),
+    "depth": 100,
+    "warmup": 10,
+    "duration": 30,
+    "repeats": 3,
+    "restart": "repeat",
+    "drivers": ("bombardier",),
+    "scenario": "sleep",
+    "port": 8080,
+    "name": "bench",
+}
+
+
+@dataclass(frozen=True)
+class BenchConfig:
+    modes: tuple
+    scenario: str
+    levels: tuple            # LoadLevel, in the order given
+    depth: int
+    duration_s: int
+    warmup_s: int
+    repeats: int
+    # "repeat": every repeat starts each mode's server afresh (independent samples, modes
+    # interleaved); "mode": one server per mode, repeats measured back to back on it.
+    restart: str
+    drivers: tuple
+    rate: int | None
+    timeout_s: float | None  # None: derived per level from its sleep
+    port: int
+    jvm_options: tuple = ()
+    name: str = "bench"
+    out_dir: Path | None = None
+    quick: bool = False
+    sample_interval_s: float = 0.5
+
+    def timeout_for(self, level):
+        return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)
+
+    def to_dict(self):
+        return {
+            "modes": list(self.modes), "scenario": self.scenario,
+            "levels": [{"concurrency": l.concurrency, "sleep_min_ms": l.sleep.min_ms, "sleep_max_ms": l.sleep.max_ms,
+                        "timeout_s": self.timeout_for(l)} for l in self.levels],
+            "depth": self.depth, "duration_s": self.duration_s, "warmup_s": self.warmup_s,
+            "repeats": self.repeats, "restart": self.restart, "drivers": list(self.drivers),
+            "rate": self.rate, "timeout_s": self.timeout_s, "port": self.port,
+            "jvm_options": list(self.jvm_options), "name": self.name, "quick": self.quick,
+            "sample_interval_s": self.sample_interval_s,
+        }
+
+    @classmethod
+    def build(cls, args, known_targets, known_drivers, default_modes):
+        """The config from parsed options (None = not given); raises UsageError on a bad combination."""
+        preset = dict(DEFAULTS, **(QUICK if args.quick else {}))
+
+        def pick(name):
+            value = getattr(args, name, None)
+            return preset.get(name) if value is None else value
+
+        modes = pick("modes") or tuple(default_modes)
+        unknown = [m for m in modes if m not in known_targets]
+        if unknown:
+            raise UsageError(f"unknown mode '{unknown[0]}' in --modes; choose from: {', '.join(known_targets)}")
+        drivers = pick("drivers")
+        unknown = [d for d in drivers if d not in known_drivers]
+        if unknown:
+            raise UsageError(f"unknown driver '{unknown[0]}'; choose from: {', '.join(known_drivers)}")
+        sleep = pick("sleep")
+        levels = tuple(LoadLevel(c, s or sleep) for c, s in pick("concurrency"))
+        if len(set(levels)) != len(levels):
+            raise UsageError("--concurrency lists the same level twice")
+        rate = args.rate
+        if rate is not None:
+            no_rate = [d for d in drivers if not known_drivers[d].supports_rate]
+            if no_rate:
+                raise UsageError(f"--rate needs a driver with a fixed-rate mode (bombardier); {', '.join(no_rate)} has none")
+        timeout = args.timeout
+        if timeout is not None:
+            longest = max(l.sleep.max_ms for l in levels)
+            if timeout * 1000 <= longest:
+                raise UsageError(f"--timeout {timeout:g} s is not above the sleep ({longest} ms): every request would time out")
+        config = cls(modes=tuple(modes), scenario=pick("scenario"), levels=levels, depth=pick("depth"),
+                     duration_s=pick("duration"), warmup_s=pick("warmup"), repeats=pick("repeats"),
+                     restart=pick("restart"), drivers=tuple(drivers), rate=rate, timeout_s=timeout,
+                     port=pick("port"), jvm_options=tuple(args.jvm_opt or ()), name=pick("name"),
+                     out_dir=Path(args.out) if args.out else None, quick=bool(args.quick))
+        return config

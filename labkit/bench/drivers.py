@@ -1,0 +1,63 @@
+"""Bridge to the load-tool drivers kept in ab-scripts/loomlab_drivers (one module per tool)."""
+import subprocess
+import sys
+
+from .. import ROOT
+from ..errors import LabError
+
+DRIVERS_DIR = ROOT / "ab-scripts"
+if str(DRIVERS_DIR) not in sys.path:
+    sys.path.insert(0, str(DRIVERS_DIR))
+
+from loomlab_drivers import DRIVERS, DriverOutputError, LoadResult, LoadSpec, ToolMissing  # noqa: E402
+
+INSTALL_BOMBARDIER = DRIVERS_DIR / "install-bombardier.sh"
+
+__all__ = ["DRIVERS", "DriverOutputError", "LoadResult", "LoadSpec", "ToolMissing", "ensure_tools", "tool_version"]
+
+
+def ensure_tools(names, log=print):
+    """The executable of every driver named, or a LabError with one line per missing tool.
+    bombardier is built from the Go module proxy when Go is there, like ./lab builds the WAR."""
+    executables, missing = {}, []
+    for name in names:
+        driver = DRIVERS[name]
+        try:
+            executables[name] = driver.find_executable()
+        except ToolMissing as missing_tool:
+            if name == "bombardier" and _go_available():
+                log(f"bombardier is missing: building it once with {INSTALL_BOMBARDIER.relative_to(ROOT)}")
+                _build_bombardier()
+                executables[name] = driver.find_executable()
+            else:
+                missing.append(str(missing_tool))
+    if missing:
+        raise LabError("\n".join(missing))
+    return executables
+
+
+def tool_version(name, executable):
+    """The tool's first version line, for env.json."""
+    try:
+        result = subprocess.run(DRIVERS[name].version_command(executable), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    lines = [l.strip() for l in result.stdout.splitlines() if l.strip()]
+    return lines[0] if lines else "unknown"
+
+
+def _go_available():
+    try:
+        return subprocess.run(["go", "version"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              timeout=20).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _build_bombardier():
+    result = subprocess.run(["bash", str(INSTALL_BOMBARDIER)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    if result.returncode != 0:
+        tail = "\n".join(result.stdout.splitlines()[-10:])
+        raise LabError(f"building bombardier failed ({INSTALL_BOMBARDIER.name}):\n{tail}")

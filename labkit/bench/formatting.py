@@ -1,0 +1,31 @@
+"""Number formatting shared by the terminal table and report.md."""
+
+
+def number(value, digits=0):
+    """1234.5 → '1,234' (digits=0) or '1,234.5'; None → '–'."""
+    if value is None:
+        return "–"
+    if isinstance(value, float) and digits == 0 and abs(value) < 10 and value != int(value):
+        digits = 2 if abs(value) < 1 else 1
+    return f"{value:,.{digits}f}"
+
+
+def metric(row, name, digits=0, spread=True):
+    """A summary metric as 'median [min–max]', or just the median for one repeat."""
+    m = row["metrics"].get(name)
+    if not m:
+        return "–"
+    text = number(m["median"], digits)
+    if spread and m["n"] > 1:
+        text += f" [{number(m['min'], digits)}–{number(m['max'], digits)}]"
+    return text
+
+
+def sleep_text(row):
+    low, high = row["sleep_min_ms"], row["sleep_max_ms"]
+    return f"{low}" if low == high else f"{low}-{high}"
+
+
+def flags_text(row):
+    """'client-bound 2/3, errors 1/3' from a summary row's flag counts."""
+    return ", ".join(f"{flag} {count}/{row['repeats']}" for flag, count in sorted(row["flags"].items())) or ""

@@ -1,0 +1,111 @@
+"""The points of a run, grouped by server session, and how long the rest will take."""
+import math
+from dataclasses import dataclass
+
+from .config import LoadLevel
+
+
+@dataclass(frozen=True)
+class Point:
+    index: int          # 1-based, in run order
+    mode: str
+    driver: str
+    level: LoadLevel
+    repeat: int         # 1-based
+    path: str
+    warmup: bool        # a warm-up run precedes this point's measured window
+
+    @property
+    def id(self):
+        return f"{self.index:03d}-{self.mode}-{self.driver}-c{self.level.concurrency}-r{self.repeat}"
+
+
+@dataclass(frozen=True)
+class Session:
+    """One freshly started server and the points measured on it."""
+    index: int
+    mode: str
+    repeat: int | None  # None when one session holds every repeat
+    points: tuple
+
+    @property
+    def label(self):
+        return self.mode if self.repeat is None else f"{self.mode}-r{self.repeat}"
+
+
+def build_plan(config, scenario):
+    """Sessions in run order. restart=repeat: repeat rounds outermost, each mode started afresh in
+    every round (modes interleaved, so a slow minute of the machine hits all of them alike);
+    restart=mode: one session per mode, repeats back to back after one warm-up per level."""
+    sessions, index = [], 0
+
+    def point(mode, driver, level, repeat, warmup):
+        nonlocal index
+        index += 1
+        return Point(index, mode, driver, level, repeat, scenario.path(config, level), warmup)
+
+    if config.restart == "repeat":
+        for repeat in range(1, config.repeats + 1):
+            for mode in config.modes:
+                points = tuple(point(mode, driver, level, repeat, True)
+                               for driver in config.drivers for level in config.levels)
+                sessions.append(Session(len(sessions) + 1, mode, repeat, points))
+    else:
+        for mode in config.modes:
+            points = tuple(point(mode, driver, level, repeat, repeat == 1)
+                           for driver in config.drivers for level in config.levels
+                           for repeat in range(1, config.repeats + 1))
+            sessions.append(Session(len(sessions) + 1, mode, None, points))
+    return sessions
+
+
+class Estimator:
+    """Remaining time from the plan and what the run has measured so far (server start time,
+    time spent per point beyond its warm-up and window)."""
+
+    def __init__(self, config, sessions, start_guess_s=30.0, overhead_guess_s=4.0):
+        self.config = config
+        self.sessions = sessions
+        self.starts = []
+        self.overheads = []
+        self.start_guess_s = start_guess_s
+        self.overhead_guess_s = overhead_guess_s
+
+    def server_started(self, seconds):
+        self.starts.append(seconds)
+
+    def point_finished(self, point, seconds):
+        planned = self.config.duration_s + (self.config.warmup_s if point.warmup else 0)
+        self.overheads.append(max(seconds - planned, 0.0))
+
+    def _average(self, values, guess):
+        return sum(values) / len(values) if values else guess
+
+    def point_seconds(self, point):
+        return (self.config.duration_s + (self.config.warmup_s if point.warmup else 0)
+                + self._average(self.overheads, self.overhead_guess_s))
+
+    def remaining_s(self, done_points, started_sessions, current_left_s=0.0):
+        """Seconds left when `done_points` points are finished and `started_sessions` servers started."""
+        left = current_left_s
+        for session in self.sessions:
+            if session.index > started_sessions:
+                left += self._average(self.starts, self.start_guess_s)
+            for point in session.points:
+                if point.index > done_points + (1 if current_left_s else 0):
+                    left += self.point_seconds(point)
+        return left
+
+    def total_s(self):
+        return self.remaining_s(0, 0)
+
+
+def format_duration(seconds):
+    seconds = max(0, int(math.ceil(seconds)))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"

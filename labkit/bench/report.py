@@ -1,0 +1,217 @@
+"""report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
+from .charts import CHARTS
+from .formatting import flags_text, metric, number, sleep_text
+from .plan import format_duration
+from .results import FLAG_MEANINGS
+
+
+def _table(headers, rows):
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(str(c).replace("|", "/") for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _status(run):
+    state = run["state"]
+    done = len(run["points"])
+    if state == "complete":
+        return f"Complete: {done} of {run['planned_points']} points measured."
+    if state == "interrupted":
+        return f"**Interrupted** (Ctrl-C) after {done} of {run['planned_points']} points; the report covers those."
+    return f"**Stopped by an error** after {done} of {run['planned_points']} points: {run.get('error')}"
+
+
+def _setup(run):
+    env, config = run["env"], run["config"]
+    host, jdk = env["host"], env["jdk"]
+    tools = ", ".join(f"{t['version']}" for t in env["tools"].values())
+    levels = ", ".join(f"c={l['concurrency']} @ {l['sleep_min_ms'] if l['sleep_min_ms'] == l['sleep_max_ms'] else str(l['sleep_min_ms']) + '-' + str(l['sleep_max_ms'])} ms (timeout {l['timeout_s']:g} s)"
+                       for l in config["levels"])
+    restart = ("every repeat starts each server afresh; modes interleaved" if config["restart"] == "repeat"
+               else "one fresh server per mode; repeats measured back to back after one warm-up per level")
+    git = env["git"]
+    rows = [
+        ("Machine", f"{host['cpu_model']}, {host['cpus']} CPUs, {host['memory_gb']} GB, {host['os']}, kernel {host['kernel']}, "
+                    f"ulimit -n {host['ulimit_nofile'][0]}"),
+        ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg_at_start"])),
+        ("JDK", f"{jdk['vendor']} {jdk['runtime_version'] or jdk['version']} ({jdk['home']})"),
+        ("Payara Micro", env.get("payara_micro") or "–"),
+        ("Load tools", tools),
+        ("Git", f"{git.get('commit') or '?'}{' (uncommitted changes)' if git.get('dirty') else ''}"),
+        ("Scenario", f"{config['scenario']}: depth {config['depth']}"),
+        ("Levels", levels),
+        ("Windows", f"warm-up {config['warmup_s']} s (not measured), measured {config['duration_s']} s, "
+                    f"{config['repeats']} repeat(s): {restart}"),
+        ("Rate", f"{config['rate']} req/s (bombardier --rate)" if config["rate"] else "closed model (no --rate)"),
+        ("Modes", ", ".join(config["modes"])),
+    ]
+    return _table(["", ""], rows)
+
+
+def _servers(run):
+    """Each server start, and the exact command of each mode's first start."""
+    sessions = run.get("sessions") or []
+    if not sessions:
+        return "No server was started."
+    table = _table(["#", "mode", "repeat", "ready in s", "pid", "request on a virtual thread", "JFR", "log"],
+                   [[s["index"], s["mode"], s["repeat"] or "all", s.get("start_s", "–"), s["pid"],
+                     s.get("request_virtual", "–"), "yes" if not s.get("jfr_error") else f"no: {s['jfr_error']}",
+                     f"[log]({s['log']})" if s.get("log") else "–"] for s in sessions])
+    commands, seen = [], set()
+    for s in sessions:
+        if s.get("command") and s["mode"] not in seen:
+            seen.add(s["mode"])
+            commands += [f"`{s['mode']}`:", "", "```", s["command"], "```", ""]
+    return table + ("\n\nServer command lines:\n\n" + "\n".join(commands) if commands else "")
+
+
+def _summary_tables(run, several_drivers):
+    rows = run["summary"]
+    lead = lambda r: [r["mode"]] + ([r["driver"]] if several_drivers else []) + [r["concurrency"], sleep_text(r)]
+    head = ["mode"] + (["driver"] if several_drivers else []) + ["c", "sleep ms"]
+    throughput = _table(head + ["req/s", "ceiling", "efficiency", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms",
+                                "errors", "repeats", "flags"],
+                        [lead(r) + [metric(r, "ok_rps"), number(r["ceiling_rps"]), metric(r, "efficiency", 2),
+                                    metric(r, "latency_p50_ms", 1), metric(r, "latency_p90_ms", 1, spread=False),
+                                    metric(r, "latency_p99_ms", 1), metric(r, "latency_p999_ms", 1),
+                                    metric(r, "latency_max_ms", 1, spread=False), _errors(r),
+                                    f"{r['measured']}/{r['repeats']}", flags_text(r)] for r in rows])
+    resources = _table(head + ["server CPU cores", "req per CPU-s", "RSS avg MB", "RSS peak MB", "VmHWM MB",
+                               "req/s per GB RSS", "OS threads max", "GC pause total ms", "heap used max MB",
+                               "pinned events", "driver CPU cores", "other CPU cores"],
+                       [lead(r) + [metric(r, "server_cpu_cores", 2), metric(r, "requests_per_cpu_s"),
+                                   metric(r, "rss_avg_mb", spread=False), metric(r, "rss_peak_mb"),
+                                   metric(r, "vm_hwm_mb", spread=False), metric(r, "rps_per_gb_rss"),
+                                   metric(r, "threads_max"), metric(r, "gc_pause_total_ms", 1),
+                                   metric(r, "heap_used_max_mb", spread=False), metric(r, "pinned_events", spread=False),
+                                   metric(r, "driver_cpu_cores", 2), metric(r, "other_cpu_cores", 2, spread=False)]
+                        for r in rows])
+    return throughput, resources
+
+
+def _errors(row):
+    """Failed requests summed over the repeats (a median would hide one bad repeat)."""
+    return number(row["errors_total"]) if row["measured"] else "–"
+
+
+def _observations(run, several_drivers):
+    """Plain facts from the summary: who led each level and by how much, and which points the
+    load tool or the machine may have limited."""
+    lines = []
+    levels = {}
+    for row in run["summary"]:
+        if "ok_rps" in row["metrics"]:
+            levels.setdefault((row["driver"], row["concurrency"], row["sleep_min_ms"], row["sleep_max_ms"]), []).append(row)
+    for (driver, concurrency, low, high), rows in levels.items():
+        ranked = sorted(rows, key=lambda r: r["metrics"]["ok_rps"]["median"], reverse=True)
+        best = ranked[0]
+        where = f"c={concurrency} @ {sleep_text(best)} ms" + (f" ({driver})" if several_drivers else "")
+        text = f"- {where}: **{best['mode']}** led with {number(best['metrics']['ok_rps']['median'])} req/s"
+        if best["metrics"].get("efficiency"):
+            text += f" ({number(best['metrics']['efficiency']['median'] * 100)} % of its ceiling)"
+        if len(ranked) > 1:
+            second = ranked[1]
+            gap = best["metrics"]["ok_rps"]["median"] / second["metrics"]["ok_rps"]["median"] - 1 \
+                if second["metrics"]["ok_rps"]["median"] else None
+            text += f", {number(gap * 100, 1) if gap is not None else '–'} % ahead of {second['mode']}"
+            overlap = best["metrics"]["ok_rps"]["min"] <= second["metrics"]["ok_rps"]["max"]
+            if overlap and best["metrics"]["ok_rps"]["n"] > 1:
+                text += " (their min–max ranges overlap: not a clear lead)"
+        lines.append(text + ".")
+    for flag in ("client-bound", "cpu-saturated", "other-load", "errors"):
+        hit = [f"{r['mode']} c={r['concurrency']}" for r in run["summary"] if r["flags"].get(flag)]
+        if hit:
+            lines.append(f"- `{flag}` at: {', '.join(hit)}: {FLAG_MEANINGS[flag]}.")
+    return "\n".join(lines) if lines else "- No point was measured."
+
+
+def _points_table(run):
+    rows = []
+    for p in run["points"]:
+        load = p.get("load") or {}
+        errors = load.get("errors") or {}
+        latency = load.get("latency_ms") or {}
+        server = (p.get("resources") or {}).get("server") or {}
+        driver = (p.get("resources") or {}).get("driver") or {}
+        error_text = ", ".join(f"{k} {v}" for k, v in errors.items() if k != "total" and v) or "0"
+        rows.append([p["index"], p["mode"], p["driver"], p["concurrency"], sleep_text(p), p["repeat"],
+                     number(load.get("ok_rps")), number(latency.get("p50"), 1), number(latency.get("p99"), 1),
+                     error_text, number(server.get("cpu_cores"), 2), number(driver.get("cpu_cores"), 2),
+                     number(server.get("rss_peak_mb")), server.get("threads_max", "–"),
+                     ", ".join(p.get("flags", [])) or "", f"[out](raw/{p['id']}.out)",
+                     p.get("failure") or ""])
+    return _table(["#", "mode", "driver", "c", "sleep ms", "repeat", "req/s", "p50 ms", "p99 ms", "errors",
+                   "server CPU", "driver CPU", "RSS peak MB", "threads", "flags", "raw", "failure"], rows)
+
+
+HOW_TO_READ = """\
+- **req/s** counts 2xx responses only, divided by the tool's measured duration; errors never add to it.
+- **ceiling** is Little's law: at most min(concurrency, pool size) requests are in service at once,
+  each needs the sleep (mean of a range), so throughput ≤ that ÷ sleep. **efficiency** = req/s ÷ ceiling:
+  1.0 means the thread mode lost nothing to scheduling, queueing or CPU; a pool smaller than the
+  concurrency lowers the ceiling itself, not the efficiency.
+- **req per CPU-s** = 2xx responses ÷ server CPU seconds (user+sys) in the window;
+  **req/s per GB RSS** = req/s ÷ peak resident memory during the window. Both are the per-CPU and
+  per-memory views of throughput.
+- **OS threads** come from /proc (Threads): platform pools show their size here, virtual threads do not.
+- **GC pause total**, **heap used max** and **pinned events** (jdk.VirtualThreadPinned, pinned for 20 ms or
+  more) come from a JFR recording of the server (started with jcmd before the warm-up, no agent).
+- **client-bound**: the load tool used more than 90 % of a core. On 2 cores the tool and the server share
+  the machine: such a point says more about the tool than about the thread mode.
+- **other CPU cores**: CPU that neither the server nor the load tool used (other programs, kernel, the
+  harness) — a shared or busy machine shows here.
+- Closed model (no --rate): each connection waits for its answer before the next request, so a slow
+  server also slows the load (coordinated omission); latencies are those of the requests that were sent.
+  With --rate (bombardier), a `rate-not-reached` flag says the schedule slipped.
+- Repeats: median, with [min–max] over the repeats. A single repeat is one sample, not a distribution.
+"""
+
+
+def write_report(path, run):
+    several_drivers = len(run["config"]["drivers"]) > 1
+    throughput, resources = _summary_tables(run, several_drivers)
+    wall = run.get("wall_s")
+    parts = [
+        f"# LoomLab bench: {run['config']['name']}",
+        "",
+        _status(run),
+        "",
+        f"Command: `{run['env']['command']}`  ",
+        f"Started {run['started']}, finished {run.get('finished', '?')}"
+        + (f" ({format_duration(wall)})." if wall else "."),
+        "",
+        "## Setup",
+        "",
+        _setup(run),
+        "",
+        "## Servers",
+        "",
+        _servers(run),
+        "",
+        "## Observations",
+        "",
+        _observations(run, several_drivers),
+        "",
+        "## Throughput and latency (median [min–max] over repeats)",
+        "",
+        throughput,
+        "",
+        "## Resources (median [min–max] over repeats)",
+        "",
+        resources,
+        "",
+    ]
+    if run.get("charts"):
+        parts += ["## Charts", ""]
+        for name in CHARTS:
+            if name in run["charts"]:
+                parts += [f"![{name}]({run['charts'][name]})", ""]
+    used_flags = sorted({f for p in run["points"] for f in p.get("flags", [])})
+    if used_flags:
+        parts += ["## Flags", ""] + [f"- `{f}`: {FLAG_MEANINGS[f]}" for f in used_flags] + [""]
+    parts += ["## Every measured window", "", _points_table(run), "",
+              "## How to read this report", "", HOW_TO_READ,
+              "Files: `results.json` (everything, schema in labkit/bench/RESULTS-SCHEMA.md), `results.csv` "
+              "(one row per window), `env.json`, `raw/` (each tool's output, /proc samples, JFR copies), "
+              "`servers/` (server logs).", ""]
+    path.write_text("\n".join(parts))

@@ -1,0 +1,157 @@
+"""The drivers' parsers against outputs recorded from real runs (fixtures/drivers/, recorded by
+fixtures/record_driver_fixtures.py against Payara Micro and a killed server on 127.0.0.1)."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from labkit.bench.drivers import DRIVERS, DriverOutputError, LoadSpec, ToolMissing
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "drivers"
+TOOLS = ("bombardier", "ab", "wrk")
+
+
+def load_fixture(tool, case):
+    meta = json.loads((FIXTURES / f"{tool}-{case}.json").read_text())
+    output = (FIXTURES / f"{tool}-{case}.out").read_text()
+    spec = LoadSpec(url=meta["url"], concurrency=meta["concurrency"], duration_s=meta["duration_s"],
+                    timeout_s=meta["timeout_s"], side_file_prefix=FIXTURES / f"{tool}-{case}")
+    return meta, output, DRIVERS[tool].parse(output, spec, wall_s=meta["wall_s"])
+
+
+def sleep_ms(url):
+    return int(re.search(r"ms=(\d+)", url).group(1))
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_clean_run_counts_every_answer_as_ok_with_latency_above_the_sleep(tool):
+    meta, _, result = load_fixture(tool, "ok")
+    assert result.errors.total == 0
+    assert result.responses == result.ok > 0
+    assert result.complete
+    assert meta["duration_s"] - 0.1 <= result.duration_s <= meta["duration_s"] + 2
+    latency = result.latency_ms
+    # No answer can come back faster than the server's sleep.
+    assert latency.p50 >= sleep_ms(meta["url"])
+    assert latency.p50 <= latency.p90 <= latency.p99 <= latency.p999 <= latency.max
+    # Little's law: c connections each waiting at least the sleep cannot exceed c / sleep.
+    assert result.ok_rps <= meta["concurrency"] / (sleep_ms(meta["url"]) / 1000) * 1.02
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_timeout_shorter_than_the_sleep_gives_timeouts_and_no_ok(tool):
+    _, _, result = load_fixture(tool, "timeout")
+    assert result.errors.timeout > 0
+    assert result.ok == 0
+    assert result.ok_rps == 0
+
+
+def test_ab_stops_at_its_first_timeout_and_the_result_says_so():
+    meta, _, result = load_fixture("ab", "timeout")
+    assert not result.complete
+    assert result.duration_s == meta["wall_s"]
+    assert any("70007" in note for note in result.notes)
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_400_answers_are_responses_but_not_ok(tool):
+    _, _, result = load_fixture(tool, "non2xx")
+    assert result.responses > 0
+    assert result.ok == 0
+    assert result.errors.non_2xx == result.responses
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_server_killed_mid_run_gives_connection_errors_after_some_ok(tool):
+    _, _, result = load_fixture(tool, "killed")
+    assert result.ok > 0
+    assert result.errors.connect + result.errors.reset > 0
+    assert result.errors.timeout == 0
+
+
+def test_ab_percentiles_from_its_request_file_match_its_own_table():
+    _, output, result = load_fixture("ab", "ok")
+    table = {int(p): int(ms) for p, ms in re.findall(r"^\s+(\d+)%\s+(\d+)", output, re.MULTILINE)}
+    assert result.latency_source.startswith("hdr:")
+    assert abs(result.latency_ms.p50 - table[50]) <= 1.5
+    assert abs(result.latency_ms.p99 - table[99]) <= 1.5
+    assert abs(result.latency_ms.max - table[100]) <= 1.5
+    assert result.latency_hdr
+
+
+def test_ab_without_its_request_file_falls_back_to_its_table():
+    output = (FIXTURES / "ab-ok.out").read_text()
+    result = DRIVERS["ab"].parse(output, LoadSpec(url="u", concurrency=50, duration_s=3, timeout_s=10))
+    assert result.latency_source == "tool"
+    assert result.latency_ms.p999 is None
+    assert result.latency_ms.p50 == float(re.search(r"^\s+50%\s+(\d+)", output, re.MULTILINE).group(1))
+
+
+def test_wrk_histogram_mean_matches_wrk_printed_average():
+    _, output, result = load_fixture("wrk", "ok")
+    printed = re.search(r"Latency\s+([\d.]+)ms", output)
+    assert abs(result.latency_ms.mean - float(printed.group(1))) / float(printed.group(1)) < 0.01
+
+
+def test_wrk_responses_after_the_timeout_count_as_timeouts_not_answers():
+    _, output, result = load_fixture("wrk", "timeout")
+    completed = int(re.search(r"(\d+) requests in", output).group(1))
+    assert completed > 0 and result.errors.timeout == completed and result.responses == 0
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_output_without_a_result_is_an_error_quoting_the_last_line(tool):
+    with pytest.raises(DriverOutputError, match="connection refused here"):
+        DRIVERS[tool].parse("starting\nconnection refused here\n", LoadSpec(url="u", concurrency=1, duration_s=1, timeout_s=1))
+
+
+def spec(**changes):
+    values = dict(url="http://127.0.0.1:1/api/sleep?ms=100", concurrency=1000, duration_s=30, timeout_s=2.5)
+    values.update(changes)
+    return LoadSpec(**values)
+
+
+def test_bombardier_command_carries_timeout_in_ms_and_rate_when_asked():
+    command = DRIVERS["bombardier"].command(spec(rate=500), "bombardier")
+    assert command[command.index("--timeout") + 1] == "2500ms"
+    assert command[command.index("--rate") + 1] == "500"
+    assert command[command.index("--connections") + 1] == "1000"
+    assert "--rate" not in DRIVERS["bombardier"].command(spec(), "bombardier")
+
+
+def test_ab_command_rounds_the_timeout_up_and_sizes_the_request_table():
+    command = DRIVERS["ab"].command(spec(expected_requests=400_000_000), "ab")
+    assert command[command.index("-s") + 1] == "3"  # 2.5 s rounded up: never below the asked timeout
+    assert command.index("-t") < command.index("-n")  # -t resets -n, so -n must come after
+    assert int(command[command.index("-n") + 1]) <= 20_000_000
+    assert {"-k", "-r", "-l"} <= set(command)
+    unbounded = DRIVERS["ab"].command(spec(), "ab")  # no ceiling known: a table that a long run cannot exhaust
+    assert int(unbounded[unbounded.index("-n") + 1]) >= 1_000_000
+
+
+def test_wrk_command_never_has_more_threads_than_connections():
+    command = DRIVERS["wrk"].command(spec(concurrency=1, timeout_s=0.2), "wrk")
+    assert command[command.index("--threads") + 1] == "1"
+    assert command[command.index("--timeout") + 1] == "1s"
+
+
+@pytest.mark.parametrize("tool,hint", [("bombardier", "install-bombardier.sh"), ("ab", "apache2-utils"), ("wrk", "apt-get install wrk")])
+def test_missing_tool_is_one_line_saying_how_to_get_it(tool, hint, monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr("loomlab_drivers.base.TOOLS_BIN", tmp_path)
+    with pytest.raises(ToolMissing) as missing:
+        DRIVERS[tool].find_executable()
+    assert hint in str(missing.value) and "\n" not in str(missing.value)
+
+
+@pytest.mark.parametrize("message,kind", [
+    ("timeout", "timeout"),
+    ("dial tcp 127.0.0.1:18151: connect: connection refused", "connect"),
+    ("read tcp 127.0.0.1:5->127.0.0.1:6: read: connection reset by peer", "reset"),
+    ("the server closed connection before returning the first response byte", "reset"),
+    ("something new", "other"),
+])
+def test_error_messages_are_sorted_into_kinds(message, kind):
+    from loomlab_drivers.record import error_kind
+    assert error_kind(message) == kind

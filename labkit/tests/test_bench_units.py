@@ -1,0 +1,271 @@
+"""The bench's pieces without servers: options, plan, derived figures, medians, flags, /proc
+sampling, JFR event reading, report and charts."""
+import argparse
+import os
+from types import SimpleNamespace
+
+import pytest
+
+from labkit.bench import config as options
+from labkit.bench.config import BenchConfig, LoadLevel, SleepSpec
+from labkit.bench.drivers import DRIVERS
+from labkit.bench.jfr import epoch_seconds, iso_duration_s, summarize_events
+from labkit.bench.plan import Estimator, build_plan, format_duration
+from labkit.bench.results import derive, flags, little_ceiling, summarize, write_csv
+from labkit.bench.sampler import ProcessReading, Sample, process_running, read_process, summarize as summarize_samples
+from labkit.bench.scenarios import scenario
+from labkit.errors import UsageError
+
+TARGETS = {"platform-4000": SimpleNamespace(max_concurrent=4000), "virtual": SimpleNamespace(max_concurrent=None)}
+
+
+def args(**given):
+    values = dict(quick=False, modes=None, scenario=None, concurrency=None, sleep=None, depth=None, duration=None,
+                  warmup=None, repeats=None, restart=None, drivers=None, rate=None, timeout=None, port=None,
+                  jvm_opt=None, name=None, out=None)
+    values.update(given)
+    return SimpleNamespace(**values)
+
+
+def build(**given):
+    return BenchConfig.build(args(**given), TARGETS, DRIVERS, tuple(TARGETS))
+
+
+# -- options -------------------------------------------------------------------------------
+def test_sleep_is_fixed_or_a_uniform_range():
+    assert options.sleep_spec("100") == SleepSpec(100, 100)
+    assert options.sleep_spec("50-150").mean_ms == 100
+
+
+@pytest.mark.parametrize("text", ["", "abc", "150-50", "70000", "-5", "1.5"])
+def test_bad_sleep_is_rejected(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        options.sleep_spec(text)
+
+
+def test_concurrency_levels_may_carry_their_own_sleep():
+    assert options.concurrency_list("1000@100,6000@2000") == ((1000, SleepSpec(100, 100)), (6000, SleepSpec(2000, 2000)))
+    config = build(concurrency=options.concurrency_list("10,20@50-70"), sleep=SleepSpec(30, 30))
+    assert config.levels == (LoadLevel(10, SleepSpec(30, 30)), LoadLevel(20, SleepSpec(50, 70)))
+
+
+@pytest.mark.parametrize("text", ["0", "20001", "10,x", "", "10@abc"])
+def test_bad_concurrency_is_rejected(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        options.concurrency_list(text)
+
+
+def test_default_timeout_is_always_well_above_the_sleep():
+    for sleep in (SleepSpec(0, 0), SleepSpec(100, 100), SleepSpec(2000, 2000), SleepSpec(50, 30000)):
+        assert options.default_timeout_s(sleep) >= 2 * sleep.max_ms / 1000
+        assert options.default_timeout_s(sleep) >= options.MIN_DEFAULT_TIMEOUT_S
+
+
+def test_given_timeout_must_be_above_every_sleep():
+    with pytest.raises(UsageError, match="not above the sleep"):
+        build(concurrency=options.concurrency_list("10@100,20@2000"), timeout=1.5)
+    assert build(concurrency=options.concurrency_list("10@100,20@2000"), timeout=2.5).timeout_s == 2.5
+
+
+def test_rate_is_refused_for_tools_without_a_fixed_rate_mode():
+    with pytest.raises(UsageError, match="--rate"):
+        build(drivers=("wrk",), rate=100)
+    assert build(drivers=("bombardier",), rate=100).rate == 100
+
+
+def test_unknown_mode_and_driver_are_named():
+    with pytest.raises(UsageError, match="'nosuch'"):
+        build(modes=("virtual", "nosuch"))
+    with pytest.raises(UsageError, match="'jmeter'"):
+        build(drivers=("jmeter",))
+
+
+def test_quick_preset_fills_only_what_was_not_given():
+    quick = build(quick=True)
+    assert [l.concurrency for l in quick.levels] == [100, 1000] and quick.restart == "mode"
+    assert quick.modes == tuple(TARGETS)
+    assert build(quick=True, duration=2, modes=("virtual",)).duration_s == 2
+    assert build(quick=True, modes=("virtual",)).modes == ("virtual",)
+
+
+# -- plan ----------------------------------------------------------------------------------
+def test_restart_per_repeat_interleaves_modes_and_warms_every_session():
+    config = build(concurrency=options.concurrency_list("10,20"), repeats=2)
+    sessions = build_plan(config, scenario("sleep"))
+    assert [s.label for s in sessions] == ["platform-4000-r1", "virtual-r1", "platform-4000-r2", "virtual-r2"]
+    assert all(p.warmup for s in sessions for p in s.points)
+    assert [p.index for s in sessions for p in s.points] == list(range(1, 9))
+    assert sessions[0].points[0].path == "/api/sleep?ms=100&depth=100"
+
+
+def test_restart_per_mode_warms_each_level_once():
+    config = build(concurrency=options.concurrency_list("10"), repeats=3, restart="mode", sleep=SleepSpec(5, 9), depth=7)
+    sessions = build_plan(config, scenario("sleep"))
+    assert len(sessions) == 2
+    assert [p.warmup for p in sessions[0].points] == [True, False, False]
+    assert sessions[0].points[0].path == "/api/sleep?min=5&max=9&depth=7"
+
+
+def test_eta_shrinks_as_points_finish_and_learns_the_start_time():
+    config = build(concurrency=options.concurrency_list("10,20"), repeats=1, duration=10, warmup=5)
+    estimator = Estimator(config, build_plan(config, scenario("sleep")), start_guess_s=30, overhead_guess_s=0)
+    assert estimator.total_s() == 2 * 30 + 4 * 15
+    estimator.server_started(10)
+    assert estimator.remaining_s(1, 1) == 10 + 3 * 15
+    assert format_duration(125) == "2m05s" and format_duration(4000) == "1h06m"
+
+
+# -- derived figures and flags ---------------------------------------------------------------
+def test_little_ceiling_uses_the_smaller_of_connections_and_pool():
+    assert little_ceiling(6000, 4000, 2.0) == 2000
+    assert little_ceiling(1000, None, 0.1) == pytest.approx(10000)
+    assert little_ceiling(1000, None, 0.1, rate=500) == 500
+    assert little_ceiling(1000, None, None) is None
+
+
+def point(ok_rps=900.0, driver_cores=0.3, busy=1.0, other=0.0, errors=0, concurrency=100, **extra):
+    record = {"mode": "virtual", "driver": "bombardier", "concurrency": concurrency, "sleep_min_ms": 100,
+              "sleep_max_ms": 100, "rate": None,
+              "load": {"ok": ok_rps * 10, "ok_rps": ok_rps, "complete": True, "errors": {"total": errors},
+                       "latency_ms": {"p50": 101.0, "p99": 130.0}},
+              "resources": {"server": {"cpu_s": 5.0, "cpu_cores": 0.5, "rss_peak_mb": 512.0},
+                            "driver": {"cpu_cores": driver_cores},
+                            "machine": {"cpus": 2, "busy_cores": busy, "other_cores": other}}}
+    record.update(extra)
+    record["derived"] = derive(record, None, 0.1)
+    record["flags"] = flags(record)
+    return record
+
+
+def test_derived_figures_per_cpu_and_per_memory():
+    derived = point(ok_rps=900.0)["derived"]
+    assert derived["ceiling_rps"] == 1000
+    assert derived["efficiency"] == pytest.approx(0.9)
+    assert derived["requests_per_cpu_s"] == pytest.approx(9000 / 5.0)
+    assert derived["rps_per_gb_rss"] == pytest.approx(900 / 0.5)
+
+
+def test_flags_say_when_the_driver_or_the_machine_limited_the_point():
+    assert point(driver_cores=0.95)["flags"] == ["client-bound"]
+    assert point(driver_cores=0.5)["flags"] == []
+    assert "cpu-saturated" in point(busy=1.96)["flags"]
+    assert "other-load" in point(other=0.6)["flags"]
+    assert "errors" in point(errors=3)["flags"]
+
+
+def test_repeats_are_summarized_as_median_with_min_and_max():
+    rows = summarize([point(ok_rps=100.0), point(ok_rps=300.0, driver_cores=0.95), point(ok_rps=200.0),
+                      point(ok_rps=50.0, concurrency=10)])
+    row = next(r for r in rows if r["concurrency"] == 100)
+    assert row["metrics"]["ok_rps"] == {"median": 200.0, "min": 100.0, "max": 300.0, "n": 3}
+    assert row["flags"] == {"client-bound": 1}
+    assert row["repeats"] == 3
+    assert next(r for r in rows if r["concurrency"] == 10)["metrics"]["ok_rps"]["n"] == 1
+
+
+def test_csv_has_one_row_per_point_with_flat_columns(tmp_path):
+    write_csv(tmp_path / "r.csv", [point(ok_rps=100.0, driver_cores=0.95, id="x", index=1)])
+    header, row = (tmp_path / "r.csv").read_text().splitlines()
+    values = dict(zip(header.split(","), row.split(",")))
+    assert values["ok_rps"] == "100.0" and values["flags"] == "client-bound" and values["efficiency"] == "0.1"
+
+
+# -- sampling ------------------------------------------------------------------------------
+def test_read_process_sees_this_process():
+    reading = read_process(os.getpid())
+    assert reading.rss_kb > 0 and reading.hwm_kb >= reading.rss_kb and reading.threads >= 1 and reading.cpu_s > 0
+    assert read_process(2 ** 22 + 12345) is None
+
+
+def test_an_exited_child_is_not_running_even_before_it_is_reaped():
+    import subprocess
+    import time
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        assert process_running(child.pid)
+        child.kill()
+        time.sleep(0.3)  # exited, not yet waited for: a zombie
+        assert not process_running(child.pid)
+    finally:
+        child.kill()
+        child.wait()
+    assert not process_running(child.pid)
+
+
+def test_window_summary_turns_counters_into_cores_and_megabytes():
+    def reading(cpu, rss_mb, threads):
+        return ProcessReading(cpu_s=cpu, rss_kb=rss_mb * 1024, hwm_kb=600 * 1024, threads=threads, read_bytes=None)
+    samples = [Sample(0.0, reading(10.0, 400, 50), reading(1.0, 10, 2), 100.0, 200.0),
+               Sample(1.0, reading(10.8, 500, 60), reading(1.2, 10, 2), 101.5, 202.0),
+               Sample(2.0, reading(11.6, 450, 55), reading(1.5, 12, 2), 103.0, 204.0)]
+    summary = summarize_samples(samples)
+    assert summary["server"]["cpu_cores"] == pytest.approx(0.8)
+    assert summary["server"]["rss_peak_mb"] == 500 and summary["server"]["rss_avg_mb"] == 450
+    assert summary["server"]["threads_max"] == 60
+    assert summary["driver"]["cpu_cores"] == pytest.approx(0.25)
+    cpus = os.cpu_count()
+    assert summary["machine"]["busy_cores"] == pytest.approx(0.75 * cpus)
+    # An exact driver CPU time (from rusage) wins over the sampled one.
+    assert summarize_samples(samples, driver_cpu_s=1.9)["driver"]["cpu_cores"] == pytest.approx(0.95)
+
+
+# -- JFR ---------------------------------------------------------------------------------
+def test_jfr_events_count_only_inside_the_window():
+    start = epoch_seconds("2026-01-01T10:00:00.000000000Z")
+
+    def event(kind, at, **values):
+        return {"type": kind, "values": {"startTime": f"2026-01-01T10:00:{at:09.6f}Z", **values}}
+    events = [
+        event("jdk.GarbageCollection", 1.5, sumOfPauses="PT0.012S", longestPause="PT0.010S"),
+        event("jdk.GarbageCollection", 3.0, sumOfPauses="PT0.003S", longestPause="PT0.003S"),
+        event("jdk.GarbageCollection", 12.0, sumOfPauses="PT1S", longestPause="PT1S"),  # after the window
+        event("jdk.GCHeapSummary", 1.5, when="Before GC", heapUsed=300 * 1024 * 1024),
+        event("jdk.GCHeapSummary", 1.6, when="After GC", heapUsed=100 * 1024 * 1024),
+        event("jdk.VirtualThreadPinned", 2.0, duration="PT0.025S"),
+        event("jdk.GCHeapMemoryUsage", 4.0, used=200 * 1024 * 1024),
+        event("jdk.GCHeapMemoryUsage", 0.5, used=900 * 1024 * 1024),  # before the window
+    ]
+    summary = summarize_events(events, start + 1, start + 10)
+    assert summary["gc_count"] == 2
+    assert summary["gc_pause_total_ms"] == pytest.approx(15.0)
+    assert summary["gc_pause_max_ms"] == pytest.approx(10.0)
+    assert summary["heap_used_max_mb"] == 300 and summary["heap_after_gc_avg_mb"] == 100
+    assert summary["pinned_events"] == 1
+
+
+def test_iso_durations_and_timestamps():
+    assert iso_duration_s("PT0.009566112S") == pytest.approx(0.009566112)
+    assert iso_duration_s("PT1M2.5S") == pytest.approx(62.5)
+    assert iso_duration_s(None) == 0
+    assert epoch_seconds("1970-01-01T00:00:01.5Z") == pytest.approx(1.5)
+    assert epoch_seconds("1970-01-01T01:00:01+01:00") == pytest.approx(1.0)
+
+
+# -- report and charts -----------------------------------------------------------------------
+# matplotlib 3.9 calls pyparsing APIs that pyparsing 3.3 deprecates: noise, not a defect here.
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_report_and_charts_from_a_run_record(tmp_path):
+    from labkit.bench.charts import write_charts
+    from labkit.bench.report import write_report
+    points = [dict(point(ok_rps=r, driver_cores=d), id=f"p{i}", index=i, repeat=i, mode=m)
+              for i, (m, r, d) in enumerate([("virtual", 950.0, 0.4), ("virtual", 900.0, 0.95),
+                                             ("platform-4000", 700.0, 0.4), ("platform-4000", 720.0, 0.4)], 1)]
+    summary = summarize(points)
+    charts = write_charts(summary, tmp_path)
+    assert set(charts) == {"throughput", "latency", "memory", "cpu"}
+    for name in charts.values():
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    config = build(modes=("virtual", "platform-4000"), repeats=2).to_dict()
+    env = {"command": "./lab bench", "host": {"cpu_model": "cpu", "cpus": 2, "memory_gb": 24, "os": "Debian", "kernel": "6",
+                                              "ulimit_nofile": [20000, 20000], "loadavg_at_start": [0.1, 0.2, 0.3]},
+           "jdk": {"vendor": "v", "runtime_version": "25", "version": "25", "home": "/jdk"},
+           "payara_micro": "6.2025.10", "git": {"commit": "abc", "dirty": False}, "tools": {"bombardier": {"version": "b 1.2.6"}}}
+    run = {"state": "interrupted", "planned_points": 8, "started": "t0", "finished": "t1", "wall_s": 75,
+           "config": config, "env": env, "points": points, "summary": summary, "charts": charts}
+    write_report(tmp_path / "report.md", run)
+    report = (tmp_path / "report.md").read_text()
+    assert "**Interrupted** (Ctrl-C) after 4 of 8 points" in report
+    assert "**virtual** led with 925 req/s" in report
+    assert "| virtual | 100 | 100 | 925 [900–950] |" in report
+    assert "client-bound 1/2" in report
+    assert "![throughput](throughput.png)" in report
