@@ -1,0 +1,142 @@
+"""What every micro experiment shares: the benchmarks jar, result folders, the machine description."""
+import os
+import platform
+import resource
+import time
+from pathlib import Path
+
+from .. import ROOT
+from ..build import mvn
+from ..errors import LabError
+
+BENCHMARKS_JAR = ROOT / "micro" / "target" / "benchmarks.jar"
+RESULTS_ROOT = ROOT / "results"
+# Ports reserved for the micro-benchmarks: 18300-18309 JMH stub servers (chosen by the benchmark),
+# 18320-18339 the echo sweep, 18340-18399 tests.
+ECHO_PORT = 18320
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# Other processes' CPU use (in cores) above which a report says the machine was shared.
+OTHER_WORK_CORES = 0.25
+
+
+def ensure_benchmarks_jar(rebuild=False, log=print):
+    """Builds micro/target/benchmarks.jar (tests skipped) when it is missing or a rebuild is asked for."""
+    if rebuild or not BENCHMARKS_JAR.exists():
+        log("building micro/target/benchmarks.jar: mvn -pl micro package -DskipTests", flush=True)
+        mvn(["-pl", "micro", "package", "-DskipTests"])
+    if not BENCHMARKS_JAR.exists():
+        raise LabError(f"the build did not produce {BENCHMARKS_JAR}")
+    return BENCHMARKS_JAR
+
+
+def new_run_dir(kind, out=None):
+    """results/<timestamp>-micro-<kind>/ (or the folder given with --out), created."""
+    path = Path(out) if out else RESULTS_ROOT / f"{time.strftime('%Y%m%d-%H%M%S')}-micro-{kind}"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def describe_machine(java_home):
+    """The facts a reader needs to judge the numbers: hardware, OS, JDK, limits, and how busy the machine was."""
+    return {
+        "cpu": _first_value("/proc/cpuinfo", "model name") or platform.processor() or "unknown",
+        "cpus": os.cpu_count(),
+        "memory_gib": _memory_gib(),
+        "os": _os_name(),
+        "kernel": platform.release(),
+        "jdk": _jdk_version(java_home),
+        "ulimit_nofile": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+        "loadavg_start": os.getloadavg(),
+    }
+
+
+class CpuMeter:
+    """How busy the machine was while a run went on, and how much of that was the run itself.
+
+    Machine-wide busy time comes from /proc/stat; the lab's own share is its CPU time plus that of
+    every child it has waited for (RUSAGE_CHILDREN covers JMH's forks and the echo JVMs too). The
+    rest was other people's work on the same machine.
+    """
+
+    def __init__(self):
+        self.wall = time.monotonic()
+        self.busy = _machine_busy_seconds()
+        self.own = _own_cpu_seconds()
+
+    def read(self):
+        wall = time.monotonic() - self.wall
+        busy = _machine_busy_seconds() - self.busy
+        own = _own_cpu_seconds() - self.own
+        if wall <= 0:
+            return None
+        return {"wall_s": round(wall, 1), "busy_cores": round(busy / wall, 2), "own_cores": round(own / wall, 2),
+                "other_cores": round(max(0.0, busy - own) / wall, 2)}
+
+
+def machine_lines(machine, cpu=None):
+    """The machine as Markdown bullet lines, with a warning when other work shared the CPUs."""
+    lines = [
+        f"- CPU: {machine['cpu']}, {machine['cpus']} cores; memory {machine['memory_gib']} GiB",
+        f"- OS: {machine['os']}, kernel {machine['kernel']}; JDK {machine['jdk']}; ulimit -n {machine['ulimit_nofile']}",
+        "- load average (1/5/15 min) before the run: " + " / ".join(f"{v:.2f}" for v in machine["loadavg_start"]),
+    ]
+    if cpu:
+        lines.append(f"- CPU use during the run ({cpu['wall_s']:g} s): {cpu['busy_cores']:.2f} of {machine['cpus']} cores "
+                     f"busy on average; this run's processes {cpu['own_cores']:.2f}, other processes {cpu['other_cores']:.2f}")
+        if cpu["other_cores"] > OTHER_WORK_CORES:
+            lines.append(f"- **The machine was shared**: other processes (builds, tests, load tests) used "
+                         f"{cpu['other_cores']:.2f} cores on average while this ran; read absolute numbers with care.")
+    return lines
+
+
+def _machine_busy_seconds():
+    """Non-idle CPU seconds of all cores since boot (first line of /proc/stat)."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0.0
+    # user + nice + system + irq + softirq; idle, iowait and steal (the hypervisor's) are not work done here.
+    busy = sum(fields[:3]) + sum(fields[5:7])
+    return busy / CLOCK_TICKS
+
+
+def _own_cpu_seconds():
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _first_value(path, key):
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(key):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
+def _memory_gib():
+    total = _first_value("/proc/meminfo", "MemTotal")
+    return round(int(total.split()[0]) / 1024 / 1024, 1) if total else None
+
+
+def _os_name():
+    try:
+        for line in Path("/etc/os-release").read_text().splitlines():
+            if line.startswith("PRETTY_NAME="):
+                return line.split("=", 1)[1].strip('"')
+    except OSError:
+        pass
+    return platform.system()
+
+
+def _jdk_version(java_home):
+    try:
+        for line in (Path(java_home) / "release").read_text().splitlines():
+            if line.startswith("JAVA_RUNTIME_VERSION="):
+                return line.split("=", 1)[1].strip('"')
+    except OSError:
+        pass
+    return str(java_home)
