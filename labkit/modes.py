@@ -31,6 +31,7 @@ PAYARA_MODES = {
         Mode("platform-10000", "Grizzly pool of up to 10000 platform threads", False, 10000),
         Mode("virtual", "a new virtual thread per request, unbounded", True, None),
         Mode("virtual-4000", "a new virtual thread per request, at most 4000 at once", True, 4000),
+        Mode("virtual-reusing", "a virtual thread per request, reused for the next one, unbounded", True, None),
     )
 }
 

@@ -11,6 +11,7 @@ enum ModeUnderTest {
     PLATFORM_10000("platform-10000", false, 10000, -1),
     VIRTUAL("virtual", true, -1, -1),
     VIRTUAL_4000("virtual-4000", true, 4000, -1),
+    VIRTUAL_REUSING("virtual-reusing", true, -1, -1),
     VIRTUAL_BOUNDED_TEST("virtual-bounded-test", true, 10, 10);
 
     final String name;

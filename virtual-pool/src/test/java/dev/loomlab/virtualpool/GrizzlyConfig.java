@@ -12,8 +12,8 @@ final class GrizzlyConfig {
     }
 
     static ThreadPool threadPool(String name, String maxThreadPoolSize, String maxQueueSize) {
-        return proxy(ThreadPool.class, Map.of("getName", name,
-                "getMaxThreadPoolSize", maxThreadPoolSize, "getMaxQueueSize", maxQueueSize));
+        return proxy(ThreadPool.class, Map.of("getName", name, "getMaxThreadPoolSize", maxThreadPoolSize,
+                "getMaxQueueSize", maxQueueSize, "getIdleThreadTimeoutSeconds", "900"));
     }
 
     static NetworkListener listener(String name) {

@@ -1,6 +1,6 @@
 package dev.loomlab.app.api;
 
-import jakarta.json.Json;
+
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -12,7 +12,7 @@ public class BadParameterMapper implements ExceptionMapper<BadParameterException
 
     @Override
     public Response toResponse(BadParameterException e) {
-        var body = Json.createObjectBuilder()
+        var body = JsonBuilders.object()
                 .add("error", e.getMessage())
                 .add("parameter", e.parameter())
                 .add("allowed", e.allowed())

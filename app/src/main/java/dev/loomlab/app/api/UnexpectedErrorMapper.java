@@ -1,6 +1,6 @@
 package dev.loomlab.app.api;
 
-import jakarta.json.Json;
+
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -20,12 +20,12 @@ public class UnexpectedErrorMapper implements ExceptionMapper<Throwable> {
         if (t instanceof WebApplicationException wae) {
             Response original = wae.getResponse();
             return Response.status(original.getStatus()).type(MediaType.APPLICATION_JSON_TYPE)
-                    .entity(Json.createObjectBuilder().add("error", original.getStatusInfo().getReasonPhrase()).build())
+                    .entity(JsonBuilders.object().add("error", original.getStatusInfo().getReasonPhrase()).build())
                     .build();
         }
         LOG.log(Level.WARNING, "request failed", t);
         return Response.serverError().type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(Json.createObjectBuilder().add("error", t.getClass().getSimpleName()).build())
+                .entity(JsonBuilders.object().add("error", t.getClass().getSimpleName()).build())
                 .build();
     }
 }

@@ -3,7 +3,7 @@ package dev.loomlab.app.info;
 import dev.loomlab.app.sleep.SleepGauge;
 import dev.loomlab.app.sleep.SleepRequest;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
+import dev.loomlab.app.api.JsonBuilders;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.GET;
@@ -37,27 +37,27 @@ public class InfoResource {
         Runtime runtime = Runtime.getRuntime();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Thread current = Thread.currentThread();
-        return Json.createObjectBuilder()
+        return JsonBuilders.object()
                 .add("pid", ProcessHandle.current().pid())
-                .add("java", Json.createObjectBuilder()
+                .add("java", JsonBuilders.object()
                         .add("version", Runtime.version().toString())
                         .add("vendor", System.getProperty("java.vendor", ""))
                         .add("vm", System.getProperty("java.vm.name", "")))
                 .add("processors", runtime.availableProcessors())
                 .add("maxHeapBytes", runtime.maxMemory())
                 .add("uptimeMs", ManagementFactory.getRuntimeMXBean().getUptime())
-                .add("threads", Json.createObjectBuilder()
+                .add("threads", JsonBuilders.object()
                         .add("live", threads.getThreadCount())
                         .add("peak", threads.getPeakThreadCount())
                         .add("daemon", threads.getDaemonThreadCount())
                         .add("started", threads.getTotalStartedThreadCount()))
-                .add("request", Json.createObjectBuilder()
+                .add("request", JsonBuilders.object()
                         .add("virtual", current.isVirtual())
                         .add("thread", current.getName()))
-                .add("sleeping", Json.createObjectBuilder()
+                .add("sleeping", JsonBuilders.object()
                         .add("now", sleepGauge.sleeping())
                         .add("peak", sleepGauge.peak()))
-                .add("limits", Json.createObjectBuilder()
+                .add("limits", JsonBuilders.object()
                         .add("sleepMaxMs", Integer.getInteger(SleepRequest.MAX_MS_PROPERTY, 60_000))
                         .add("sleepMaxDepth", Integer.getInteger(SleepRequest.MAX_DEPTH_PROPERTY, 2_000)))
                 .add("virtualPools", virtualPools())
@@ -66,9 +66,9 @@ public class InfoResource {
 
     private static JsonArrayBuilder virtualPools() throws JMException {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        JsonArrayBuilder pools = Json.createArrayBuilder();
+        JsonArrayBuilder pools = JsonBuilders.array();
         for (ObjectName name : server.queryNames(new ObjectName(POOL_QUERY), null)) {
-            var pool = Json.createObjectBuilder();
+            var pool = JsonBuilders.object();
             for (Attribute attribute : server.getAttributes(name, POOL_ATTRIBUTES).asList()) {
                 Object value = attribute.getValue();
                 String key = Character.toLowerCase(attribute.getName().charAt(0)) + attribute.getName().substring(1);

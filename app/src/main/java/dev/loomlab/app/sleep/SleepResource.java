@@ -1,7 +1,7 @@
 package dev.loomlab.app.sleep;
 
 import jakarta.inject.Inject;
-import jakarta.json.Json;
+import dev.loomlab.app.api.JsonBuilders;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -33,7 +33,7 @@ public class SleepResource {
             gauge.leave();
         }
         Thread thread = Thread.currentThread();
-        return Json.createObjectBuilder()
+        return JsonBuilders.object()
                 .add("virtual", thread.isVirtual())
                 .add("thread", thread.getName())
                 .add("sleptMs", sleptMs)

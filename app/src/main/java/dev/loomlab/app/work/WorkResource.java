@@ -2,7 +2,7 @@ package dev.loomlab.app.work;
 
 import dev.loomlab.app.api.BadParameterException;
 import dev.loomlab.app.api.QueryParameters;
-import jakarta.json.Json;
+import dev.loomlab.app.api.JsonBuilders;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -30,7 +30,7 @@ public class WorkResource {
                            @QueryParam("bits") String bits) throws NoSuchAlgorithmException {
         String chosen = kind == null ? "hash" : kind;
         long start = System.nanoTime();
-        var result = Json.createObjectBuilder().add("kind", chosen);
+        var result = JsonBuilders.object().add("kind", chosen);
         switch (chosen) {
             case "hash" -> {
                 int n = QueryParameters.intInRange("rounds", rounds, 1, QueryParameters.cap(MAX_ROUNDS_PROPERTY, 1_000_000), 10_000);
