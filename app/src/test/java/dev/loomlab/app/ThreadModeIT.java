@@ -29,8 +29,10 @@ import org.junit.jupiter.api.function.Executable;
 @RunAsClient
 class ThreadModeIT {
 
-    private static final Pattern PLATFORM_WORKER = Pattern.compile("http-thread-pool::http-listener\\(\\d+\\)");
-    private static final Pattern VIRTUAL_WORKER = Pattern.compile("http-thread-pool::http-listener-virtual-\\d+");
+    /** Payara Micro's listener; Payara Server's is http-listener-1 (the payara-server profile sets it). */
+    private static final String LISTENER = System.getProperty("loomlab.listener", "http-listener");
+    private static final Pattern PLATFORM_WORKER = Pattern.compile("http-thread-pool::" + Pattern.quote(LISTENER) + "\\(\\d+\\)");
+    private static final Pattern VIRTUAL_WORKER = Pattern.compile("http-thread-pool::" + Pattern.quote(LISTENER) + "-virtual-\\d+");
     /** Payara Micro's default http-thread-pool size: a mode whose config did not apply is stuck at it. */
     private static final int MICRO_DEFAULT_POOL = 200;
 
@@ -67,7 +69,7 @@ class ThreadModeIT {
         }
         assertEquals(1, pools.size(), pools.toString());
         JsonObject pool = pools.getJsonObject(0);
-        assertEquals("http-thread-pool::http-listener", pool.getString("poolName"));
+        assertEquals("http-thread-pool::" + LISTENER, pool.getString("poolName"));
         assertEquals(mode.maxConcurrent, pool.getInt("maxConcurrent"));
         assertEquals(mode.maxWaiting, pool.getInt("maxWaiting"));
     }

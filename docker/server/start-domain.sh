@@ -1,0 +1,72 @@
+#!/bin/bash
+# Payara Server in the image's thread mode, with the admin password of a Docker secret.
+# First start: creates the domain with that password, applies domain-config/<mode> (Micro names
+# translated), the lab's settings and the WAR, turns secure admin on. Then runs the server in the
+# foreground. Refuses to start without a secret, or with an empty or well-known password.
+set -euo pipefail
+
+secret=${ADMIN_PASSWORD_FILE:-/run/secrets/payara_admin_password}
+if [[ ! -r $secret ]]; then
+  echo "loomlab: no admin password: give a Docker secret at $secret (see docker/README.md)" >&2
+  exit 64
+fi
+password=$(head -n 1 "$secret" | tr -d '\r\n')
+password=${password#AS_ADMIN_PASSWORD=}
+case ${password,,} in
+  admin | adminadmin | changeit | password)
+    echo "loomlab: $secret holds a well-known default password; choose another" >&2; exit 64 ;;
+esac
+if (( ${#password} < 8 )); then
+  echo "loomlab: the admin password in $secret must have at least 8 characters" >&2
+  exit 64
+fi
+
+payara=${PAYARA_DIR:?PAYARA_DIR is not set (not the payara/server-full image?)}
+asadmin=$payara/bin/asadmin
+domain=${DOMAIN_NAME:-loomlab}
+lab=/opt/loomlab
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+umask 077
+printf 'AS_ADMIN_PASSWORD=%s\n' "$password" > "$work/passwords"
+
+if [[ ! -d $payara/glassfish/domains/$domain ]]; then
+  master=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+  printf 'AS_ADMIN_PASSWORD=%s\nAS_ADMIN_MASTERPASSWORD=%s\n' "$password" "$master" > "$work/create"
+  "$asadmin" --interactive=false --user admin --passwordfile "$work/create" \
+    create-domain --savemasterpassword=true "$domain"
+  # The virtual modes name a LoomLab pool class: Grizzly loads it from the domain's lib folder.
+  if grep -q '^set .*http-thread-pool\.classname=dev\.loomlab\.' "$lab/pre-boot-commands.asadmin"; then
+    cp "$lab/virtual-pool.jar" "$payara/glassfish/domains/$domain/lib/"
+  fi
+  {
+    sed -E -f "$lab/micro-to-server.sed" "$lab/pre-boot-commands.asadmin" | grep -v -E '^[[:space:]]*(#|$)'
+    # As ./lab does: one app listener (each listener builds its own pool: the TLS one would double
+    # a bounded mode's bound), no Hazelcast (Micro runs --nocluster), no JMS broker, no 512 MB heap cap.
+    echo "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener-2.enabled=false"
+    echo "set-hazelcast-configuration --enabled=false --dynamic=false"
+    echo "set configs.config.server-config.jms-service.type=DISABLED"
+    echo 'delete-jvm-options -Xmx512m'
+    echo 'create-jvm-options -XX\\:MaxRAMPercentage=70.0'
+    echo "deploy --force=true --name loomlab --contextroot / $lab/loomlab.war"
+    # The console is reached through a published port, i.e. not from localhost: Payara allows that
+    # only with secure admin (HTTPS), which takes effect at the restart below.
+    echo "enable-secure-admin"
+  } > "$work/configure.asadmin"
+  "$asadmin" --interactive=false start-domain "$domain"
+  status=0
+  "$asadmin" --interactive=false --user admin --passwordfile "$work/passwords" \
+    multimode --file "$work/configure.asadmin" 2>&1 | tee "$work/configure.out" || status=$?
+  "$asadmin" --interactive=false stop-domain "$domain"
+  # multimode exits 0 even when one of its commands failed.
+  if (( status != 0 )) || grep -q -E '^Command [^ ]+ failed\.' "$work/configure.out"; then
+    echo "loomlab: configuring domain $domain failed; removing it so the next start retries" >&2
+    rm -rf "${payara:?}/glassfish/domains/$domain"
+    exit 1
+  fi
+fi
+
+rm -rf "$work"
+trap - EXIT
+# Foreground, under tini: `docker stop` sends SIGTERM and the server shuts down cleanly.
+exec "$asadmin" --interactive=false start-domain --verbose "$domain"

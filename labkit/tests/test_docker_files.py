@@ -1,0 +1,247 @@
+"""docker/ checked without a Docker engine: what the images copy exists (or Maven builds it), the
+compose services match domain-config/, the scripts behave, and no admin password is baked in."""
+import fnmatch
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import threading
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+
+from labkit import ROOT
+from labkit.payara_server import preboot_commands
+
+DOCKER = ROOT / "docker"
+COMPOSE = yaml.safe_load((DOCKER / "compose.yaml").read_text())
+SERVICES = COMPOSE["services"]
+MODES = sorted(p.parent.name for p in (ROOT / "domain-config").glob("*/pre-boot-commands.asadmin"))
+POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
+
+
+def _built_services(dockerfile):
+    return {name: s for name, s in SERVICES.items()
+            if isinstance(s.get("build"), dict) and s["build"].get("dockerfile") == dockerfile}
+
+
+MICRO = _built_services("docker/micro/Dockerfile")
+SERVER = _built_services("docker/server/Dockerfile")
+
+
+# ---- Dockerfiles --------------------------------------------------------------------------------
+
+def _instructions(dockerfile):
+    """(instruction, arguments) pairs, continuation lines joined, comments dropped."""
+    text = re.sub(r"\\\n", " ", dockerfile.read_text())
+    result = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            keyword, _, rest = line.partition(" ")
+            result.append((keyword.upper(), rest.strip()))
+    return result
+
+
+def _copy_sources(dockerfile, mode):
+    """Context paths a Dockerfile COPYs for one MODE (multi-stage COPY --from excluded)."""
+    sources = []
+    for keyword, rest in _instructions(dockerfile):
+        if keyword not in ("COPY", "ADD"):
+            continue
+        words = [w for w in rest.split() if not w.startswith("--")]
+        if "--from=" in rest:
+            continue
+        sources += [w.replace("${MODE}", mode).replace("$MODE", mode) for w in words[:-1]]
+    return sources
+
+
+def _maven_outputs():
+    """target/<finalName>.<packaging> of every module the root pom aggregates."""
+    root = ET.parse(ROOT / "pom.xml").getroot()
+    outputs = set()
+    for module in root.findall("m:modules/m:module", POM_NS):
+        pom = ET.parse(ROOT / module.text / "pom.xml").getroot()
+        final_name = pom.findtext("m:build/m:finalName", namespaces=POM_NS)
+        packaging = pom.findtext("m:packaging", default="jar", namespaces=POM_NS)
+        if final_name:
+            outputs.add(f"{module.text}/target/{final_name}.{packaging}")
+    return outputs
+
+
+def _ignored(path, dockerignore):
+    """Docker's rule: the last matching pattern wins, '!' re-includes."""
+    ignored = False
+    for pattern in dockerignore.read_text().splitlines():
+        pattern = pattern.strip()
+        if not pattern or pattern.startswith("#"):
+            continue
+        negated = pattern.startswith("!")
+        if fnmatch.fnmatchcase(path, pattern.lstrip("!")):
+            ignored = not negated
+    return ignored
+
+
+@pytest.mark.parametrize("dockerfile, services", [("docker/micro/Dockerfile", MICRO), ("docker/server/Dockerfile", SERVER)])
+def test_every_copied_file_exists_or_is_a_maven_output_and_reaches_the_context(dockerfile, services):
+    path = ROOT / dockerfile
+    maven_outputs = _maven_outputs()
+    assert {"app/target/loomlab.war", "virtual-pool/target/virtual-pool.jar"} <= maven_outputs
+    modes = {s["build"]["args"]["MODE"] for s in services.values()}
+    assert modes, f"no compose service builds {dockerfile}"
+    for mode in modes:
+        for source in _copy_sources(path, mode):
+            assert (ROOT / source).is_file() or source in maven_outputs, f"{dockerfile} copies {source}: no such file"
+            assert not _ignored(source, path.with_name("Dockerfile.dockerignore")), \
+                f"{source} is excluded from the build context by {dockerfile}.dockerignore"
+
+
+@pytest.mark.parametrize("dockerfile", ["docker/micro/Dockerfile", "docker/server/Dockerfile"])
+def test_images_are_official_payara_ones_on_the_build_release_and_a_jdk_21_or_newer(dockerfile):
+    instructions = _instructions(ROOT / dockerfile)
+    tag = next(rest for keyword, rest in instructions if keyword == "ARG" and rest.startswith("PAYARA_TAG="))
+    version, jdk = re.fullmatch(r"PAYARA_TAG=(\S+)-jdk(\d+)", tag).groups()
+    pom_version = ET.parse(ROOT / "pom.xml").getroot().findtext("m:properties/m:payara.version", namespaces=POM_NS)
+    assert version == pom_version
+    assert int(jdk) >= 21
+    base = next(rest for keyword, rest in instructions if keyword == "FROM")
+    assert base in ("payara/micro:${PAYARA_TAG}", "payara/server-full:${PAYARA_TAG}")
+
+
+# ---- compose ------------------------------------------------------------------------------------
+
+def test_compose_runs_every_mode_of_domain_config_on_its_own_loopback_port():
+    assert sorted(s["build"]["args"]["MODE"] for s in MICRO.values()) == MODES
+    host_ports = []
+    for name, service in MICRO.items():
+        (mapping,) = service["ports"]
+        host, host_port, container_port = mapping.split(":")
+        assert host == "127.0.0.1", f"{name} publishes beyond loopback"
+        assert container_port == "8080"
+        host_ports.append(host_port)
+    assert len(set(host_ports)) == len(host_ports)
+    exposed = {rest for keyword, rest in _instructions(DOCKER / "micro" / "Dockerfile") if keyword == "EXPOSE"}
+    assert exposed == {"8080"}
+
+
+def test_every_server_in_compose_has_a_health_check_on_api_info():
+    script = (DOCKER / "healthcheck.sh").read_text()
+    assert "GET /api/info" in script
+    for name, service in {**MICRO, **SERVER}.items():
+        assert service["healthcheck"]["test"] == ["CMD", "bash", "/opt/loomlab/healthcheck.sh"], name
+
+
+def test_bombardier_loads_one_healthy_micro_service_for_a_bounded_time():
+    bombardier = SERVICES["bombardier"]
+    command = bombardier["command"]
+    url = command[-1]
+    target = re.fullmatch(r"http://([\w-]+):8080/api/sleep\?ms=\d+", url).group(1)
+    assert target in MICRO
+    assert bombardier["depends_on"][target]["condition"] == "service_healthy"
+    assert "-d" in command and re.fullmatch(r"\d+s", command[command.index("-d") + 1])
+    assert "-c" in command and int(command[command.index("-c") + 1]) <= 1000
+    assert "load" in bombardier["profiles"], "load must not start with a plain `up`"
+
+
+# ---- no default admin password ------------------------------------------------------------------
+
+def test_the_server_admin_password_comes_from_a_secret_file_that_git_ignores():
+    (server,) = SERVER.values()
+    assert server["secrets"] == ["payara_admin_password"]
+    secret_file = DOCKER / COMPOSE["secrets"]["payara_admin_password"]["file"]
+    assert secret_file.parent == DOCKER / "secrets"
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(secret_file)], cwd=ROOT).returncode
+    assert ignored == 0, f"{secret_file} would be committed"
+    assert not any("PASSWORD" in key and "FILE" not in key for key in server.get("environment", {}))
+
+
+def test_no_file_under_docker_sets_an_admin_password():
+    assignment = re.compile(r"(AS_ADMIN_PASSWORD|ADMIN_PASSWORD|AS_ADMIN_MASTERPASSWORD)\s*[=:]\s*(?P<value>\S*)")
+    for path in DOCKER.rglob("*"):
+        if path.is_file() and path.name != ".gitignore":
+            for match in assignment.finditer(path.read_text(errors="replace")):
+                value = match.group("value").strip("'\"")
+                # Allowed: empty, a format or variable ("%s", "$x"), a path, or the end of a shell
+                # prefix strip (${password#AS_ADMIN_PASSWORD=}); never a literal password.
+                assert value == "" or value.startswith(("%s", "$", "/", "}")), \
+                    f"{path.relative_to(ROOT)} sets {match.group(0)}"
+
+
+def test_the_server_image_drops_the_base_image_domain_and_password_file():
+    runs = [rest for keyword, rest in _instructions(DOCKER / "server" / "Dockerfile") if keyword == "RUN"]
+    assert any('rm -rf "${PAYARA_DIR}/glassfish/domains/domain1" "${PASSWORD_FILE}"' in run for run in runs)
+    env = " ".join(rest for keyword, rest in _instructions(DOCKER / "server" / "Dockerfile") if keyword == "ENV")
+    assert 'ADMIN_PASSWORD=""' in env
+
+
+def _start_domain(tmp_path, secret_text):
+    """Runs the Server image's entrypoint with no Payara at all: it must stop at the password check."""
+    secret = tmp_path / "secret"
+    if secret_text is not None:
+        secret.write_text(secret_text)
+    env = {"PATH": os.environ["PATH"], "ADMIN_PASSWORD_FILE": str(secret), "PAYARA_DIR": str(tmp_path / "no-payara")}
+    return subprocess.run(["bash", str(DOCKER / "server" / "start-domain.sh")], env=env, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+
+
+@pytest.mark.parametrize("secret_text, message", [
+    (None, "no admin password"), ("admin\n", "well-known default"), ("adminadmin\n", "well-known default"),
+    ("short\n", "at least 8 characters"), ("\n", "at least 8 characters")])
+def test_the_server_entrypoint_refuses_a_missing_or_weak_password(tmp_path, secret_text, message):
+    result = _start_domain(tmp_path, secret_text)
+    assert result.returncode == 64
+    assert message in result.stderr
+
+
+def test_the_server_entrypoint_accepts_a_real_password_then_needs_payara(tmp_path):
+    result = _start_domain(tmp_path, "a-real-secret-password\n")
+    # Past the password check, it calls asadmin, which this test deliberately does not have.
+    assert result.returncode not in (0, 64)
+    assert "no-payara/bin/asadmin" in result.stderr
+
+
+# ---- the same Micro → Server translation as ./lab ------------------------------------------------
+
+@pytest.mark.skipif(shutil.which("sed") is None, reason="needs sed")
+@pytest.mark.parametrize("mode", MODES)
+def test_the_image_translates_pre_boot_files_as_labkit_does(mode):
+    preboot = ROOT / "domain-config" / mode / "pre-boot-commands.asadmin"
+    translated = subprocess.run(["sed", "-E", "-f", str(DOCKER / "server" / "micro-to-server.sed"), str(preboot)],
+                                text=True, stdout=subprocess.PIPE, check=True).stdout
+    lines = [l.strip() for l in translated.splitlines() if l.strip() and not l.strip().startswith("#")]
+    assert lines == preboot_commands(preboot)
+
+
+# ---- the health check script --------------------------------------------------------------------
+
+class _Answer(http.server.BaseHTTPRequestHandler):
+    status = 200
+
+    def do_GET(self):
+        self.send_response(self.status if self.path == "/api/info" else 404)
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.parametrize("status, healthy", [(200, True), (500, False), (None, False)])
+def test_health_check_script_reports_what_api_info_answers(status, healthy):
+    port = 18595
+    server = None
+    if status is not None:
+        handler = type("Handler", (_Answer,), {"status": status})
+        server = http.server.HTTPServer(("127.0.0.1", port), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        result = subprocess.run(["bash", str(DOCKER / "healthcheck.sh")], env={**os.environ, "HTTP_PORT": str(port)},
+                                timeout=20)
+    finally:
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+    assert (result.returncode == 0) == healthy

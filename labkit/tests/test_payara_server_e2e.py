@@ -1,0 +1,90 @@
+"""One real Payara Server domain, end to end: virtual-4000 applied, served, stopped; a wrong password refused.
+
+Runs by default (about 1.5 minutes on an idle 2-core machine, the first time plus the ~170 MB
+download); LOOMLAB_SKIP_PAYARA_SERVER=1 skips it. Uses its own domain (loomlab-test-18580), removed after.
+"""
+import json
+import os
+import shutil
+import urllib.request
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from labkit.build import ensure_built
+from labkit.errors import LabError
+from labkit.modes import payara_mode
+from labkit.payara_server import AdminPasswordRefused, PayaraServer
+from labkit.process import ensure_port_free
+
+pytestmark = pytest.mark.skipif(os.environ.get("LOOMLAB_SKIP_PAYARA_SERVER") == "1",
+                                reason="LOOMLAB_SKIP_PAYARA_SERVER=1")
+
+PORT = 18580
+DOMAIN = f"loomlab-test-{PORT}"
+
+
+def _get_json(url):
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.status, json.load(response)
+
+
+def _listeners(domain_xml):
+    root = ET.parse(domain_xml).getroot()
+    config = next(c for c in root.iter("config") if c.get("name") == "server-config")
+    return {listener.get("name"): listener.attrib for listener in config.iter("network-listener")}
+
+
+def _assert_nothing_left(server):
+    assert server.domain.server_pids() == [], "a server JVM of the domain still runs"
+    assert server.process is None or server.process.poll() is not None, "the launcher still runs"
+    for name, port in server.ports.bound_at_startup().items():
+        try:
+            ensure_port_free(port)
+        except LabError:
+            pytest.fail(f"{name} port {port} still in use after stop")
+
+
+def test_virtual_4000_on_payara_server_then_a_wrong_admin_password(tmp_path):
+    ensure_built(log=lambda message: None)
+    mode = payara_mode("virtual-4000")
+    server = PayaraServer(mode, port=PORT, domain_name=DOMAIN, log=lambda message: None)
+    try:
+        with server:
+            pid = server.pid
+            status, info = _get_json(server.base_url + "/api/sleep?ms=20")
+            assert status == 200 and info["virtual"] is True and info["sleptMs"] >= 20
+
+            info = server.info()
+            assert info["pid"] == pid
+            pools = {p["poolName"]: p for p in info["virtualPools"]}
+            listener_pool = pools["http-thread-pool::http-listener-1"]
+            assert listener_pool["variant"] == "dev.loomlab.virtualpool.BoundedVirtualThreadPool"
+            assert listener_pool["maxConcurrent"] == 4000  # from the mode's pre-boot file, through asadmin
+            # No 512 MB cap: the heap is sized like Payara Micro's (the JVM default).
+            assert info["maxHeapBytes"] > 600 * 1024 * 1024
+
+            with urllib.request.urlopen(server.console_url, timeout=30) as console:
+                # 202 while the console installs itself on first use, then 200.
+                assert console.status in (200, 202) and b"Payara Server Administration Console" in console.read()
+            listeners = _listeners(server.domain.domain_xml)
+            assert listeners["http-listener-1"].get("address") == "127.0.0.1"
+            assert listeners["admin-listener"].get("address") == "127.0.0.1"
+            # One app listener, as on Micro: the TLS one would build a second pool with its own bound.
+            assert listeners["http-listener-2"].get("enabled") == "false"
+            assert len(info["virtualPools"]) == 1
+        _assert_nothing_left(server)
+
+        saved = server.domain.password_file.read_text()
+        wrong = tmp_path / "wrong-password"
+        wrong.write_text("certainly-not-the-password\n")
+        refused = PayaraServer(mode, port=PORT, domain_name=DOMAIN, admin_password_file=wrong,
+                               log=lambda message: None)
+        with pytest.raises(AdminPasswordRefused, match=f"does not accept the admin password in {wrong}"):
+            refused.start()
+        _assert_nothing_left(refused)
+        assert server.domain.password_file.read_text() == saved, "a refused password must not replace the saved one"
+    finally:
+        server.stop()
+        shutil.rmtree(server.domain.dir, ignore_errors=True)
+        shutil.rmtree(server.run_dir, ignore_errors=True)

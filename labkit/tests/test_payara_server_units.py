@@ -1,0 +1,179 @@
+"""Payara Server support without a running server: name translation, ports, passwords, CLI errors."""
+import re
+import socket
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from labkit import ROOT
+from labkit import payara_server as ps
+from labkit.errors import LabError, UsageError
+from labkit.modes import PAYARA_MODES
+from labkit.targets import all_targets
+
+MODES = sorted(PAYARA_MODES)
+
+
+# ---- Micro → Server names -----------------------------------------------------------------------
+
+def test_micro_listener_name_becomes_server_listener_name():
+    micro = "set configs.config.server-config.network-config.protocols.protocol.http-listener.http.max-connections=-1"
+    assert ps.server_command(micro) == micro.replace("protocol.http-listener.http", "protocol.http-listener-1.http")
+
+
+@pytest.mark.parametrize("line", [
+    "set configs.config.server-config.network-config.protocols.protocol.http-listener-1.http.max-connections=-1",
+    "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener-2.address=x",
+    "set configs.config.server-config.thread-pools.thread-pool.http-thread-pool.max-thread-pool-size=4000",
+    "set configs.config.server-config.network-config.network-listeners.network-listener.admin-listener.address=x",
+])
+def test_names_that_are_not_the_micro_listener_stay(line):
+    assert ps.server_command(line) == line
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_pre_boot_line_is_applied_translated(mode):
+    path = PAYARA_MODES[mode].preboot_file
+    expected = [l.strip() for l in path.read_text().splitlines() if l.strip() and not l.strip().startswith("#")]
+    commands = ps.preboot_commands(path)
+    assert len(commands) == len(expected)
+    assert not any(re.search(r"\.http-listener[.=]", c) for c in commands), "a Micro listener name is left"
+
+
+def _fragment_settings(mode):
+    """What domain-config/<mode>/domain.xml says Payara Server should hold, as dotted name → value."""
+    fragment = ps.ROOT / "domain-config" / mode / "domain.xml"
+    if not fragment.is_file():
+        pytest.skip(f"{fragment.relative_to(ROOT)} not written yet")
+    # A fragment, with comments around its <config>: wrapped to parse it as one document.
+    config = ET.fromstring("<fragment>" + fragment.read_text() + "</fragment>").find("config")
+    pool = config.find("thread-pools/thread-pool[@name='http-thread-pool']")
+    http = config.find("network-config/protocols/protocol[@name='http-listener-1']/http")
+    tcp = config.find("network-config/transports/transport[@name='tcp']")
+    base = "configs.config.server-config."
+    return {
+        base + "thread-pools.thread-pool.http-thread-pool.classname": pool.get("classname"),
+        base + "thread-pools.thread-pool.http-thread-pool.max-thread-pool-size": pool.get("max-thread-pool-size"),
+        base + "thread-pools.thread-pool.http-thread-pool.max-queue-size": pool.get("max-queue-size"),
+        base + "network-config.protocols.protocol.http-listener-1.http.max-connections": http.get("max-connections"),
+        base + "network-config.transports.transport.tcp.max-connections-count": tcp.get("max-connections-count"),
+    }
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_translated_pre_boot_file_sets_what_the_domain_xml_fragment_documents(mode):
+    applied = {}
+    for command in ps.preboot_commands(PAYARA_MODES[mode].preboot_file):
+        name, value = command.removeprefix("set ").split("=", 1)
+        applied[name] = value  # a later line wins, as in asadmin
+    assert _fragment_settings(mode) == {name: applied.get(name) for name in _fragment_settings(mode)}
+
+
+# ---- ports --------------------------------------------------------------------------------------
+
+def test_ports_follow_asadmin_portbase_from_the_http_port():
+    ports = ps.PortLayout.for_http_port(18580)
+    assert (ports.base, ports.admin, ports.https) == (18500, 18548, 18581)
+    bound = ports.bound_at_startup()
+    assert bound["HTTP"] == 18580 and bound["admin console"] == 18548
+    assert len(set(bound.values())) == len(bound)
+    assert all(18500 <= p <= 18599 for p in bound.values())
+
+
+@pytest.mark.parametrize("port", [80, 1103, 65530])
+def test_ports_whose_derived_ports_do_not_exist_are_refused(port):
+    with pytest.raises(UsageError, match="1104..65529"):
+        ps.PortLayout.for_http_port(port)
+
+
+# ---- passwords ----------------------------------------------------------------------------------
+
+def test_password_file_first_line_or_asadmin_form(tmp_path):
+    plain = tmp_path / "plain"
+    plain.write_text("s3cret-enough\nignored\n")
+    asadmin = tmp_path / "asadmin"
+    asadmin.write_text("AS_ADMIN_MASTERPASSWORD=other-one\nAS_ADMIN_PASSWORD=from-asadmin-file\n")
+    assert ps.read_password_file(plain) == "s3cret-enough"
+    assert ps.read_password_file(asadmin) == "from-asadmin-file"
+
+
+@pytest.mark.parametrize("content, message", [("", "at least 8"), ("short\n", "at least 8"),
+                                              ("adminadmin\n", "well-known default"), ("changeit\n", "well-known default")])
+def test_weak_or_empty_passwords_are_refused(tmp_path, content, message):
+    path = tmp_path / "pw"
+    path.write_text(content)
+    with pytest.raises(UsageError, match=message):
+        ps.read_password_file(path)
+
+
+def test_missing_password_file_is_a_usage_error(tmp_path):
+    with pytest.raises(UsageError, match="No such file"):
+        ps.read_password_file(tmp_path / "absent")
+
+
+def test_generated_passwords_differ_and_are_long():
+    first, second = ps.generate_password(), ps.generate_password()
+    assert first != second and len(first) >= 20
+
+
+def test_jvm_option_colons_are_escaped_for_a_multimode_file():
+    assert ps._jvm_option_argument("-Xlog:gc:file=x") == "'-Xlog\\\\:gc\\\\:file=x'"
+
+
+# ---- bench targets ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_mode_is_a_bench_target_on_payara_server(mode):
+    target = all_targets()["server-" + mode]
+    assert target.max_concurrent == PAYARA_MODES[mode].max_concurrent
+    assert target.virtual == PAYARA_MODES[mode].virtual
+    assert target.description.startswith("Payara Server")
+
+
+# ---- the distribution ---------------------------------------------------------------------------
+
+def test_server_and_micro_come_from_one_payara_release():
+    pom = (ROOT / "pom.xml").read_text()
+    assert f"<payara.version>{ps.payara_version()}</payara.version>" in pom
+
+
+def test_a_distribution_maven_cannot_resolve_is_a_clear_error(tmp_path):
+    distribution = ps.Distribution(version="0.0.0-no-such-release", home=tmp_path)
+    with pytest.raises(LabError, match=r"cannot download the Payara Server distribution "
+                                       r"fish\.payara\.distributions:payara:0\.0\.0-no-such-release:zip"):
+        distribution.ensure_installed(log=lambda message: None)
+    assert list(tmp_path.iterdir()) == [], "a failed download leaves no half-unpacked folder"
+
+
+# ---- ./lab run ... --server payara-server: bad input ----------------------------------------------
+
+def _lab(*args):
+    return subprocess.run([sys.executable, "-m", "labkit.cli", *args], cwd=ROOT, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+
+
+def test_unknown_mode_is_a_usage_error():
+    result = _lab("run", "no-such-mode", "--server", "payara-server", "--port", "18580")
+    assert result.returncode == 2
+    assert "unknown mode 'no-such-mode'" in result.stderr and "virtual-4000" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("busy_offset, name", [(0, "HTTP"), (-32, "admin console")])
+def test_a_busy_port_of_the_domain_is_named_before_anything_starts(busy_offset, name):
+    http_port = 18590
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", http_port + busy_offset))
+        busy.listen()
+        result = _lab("run", "virtual", "--server", "payara-server", "--port", str(http_port))
+    assert result.returncode == 1
+    assert f"port {http_port + busy_offset} ({name} of Payara Server" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_remote_console_without_secure_admin_is_refused():
+    result = _lab("run", "virtual", "--server", "payara-server", "--port", "18590", "--console-host", "0.0.0.0")
+    assert result.returncode == 2
+    assert "--console-host 0.0.0.0" in result.stderr and "loopback" in result.stderr
