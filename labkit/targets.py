@@ -49,7 +49,7 @@ def _start_payara(mode):
 
 
 # Modules that register more targets when imported (e.g. the plain-JDK baselines).
-EXTRA_TARGET_MODULES = ("labkit.baselines", "labkit.payara_server")
+EXTRA_TARGET_MODULES = ("labkit.baselines", "labkit.payara_server", "labkit.cargotracker")
 
 
 def _load_all():

@@ -36,7 +36,7 @@ class Scenario:
 SCENARIOS: dict[str, Scenario] = {}
 
 # Modules that register more scenarios when imported (e.g. a CargoTracker page).
-EXTRA_SCENARIO_MODULES = ()
+EXTRA_SCENARIO_MODULES = ("labkit.cargotracker",)
 
 
 def register(scenario):

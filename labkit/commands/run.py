@@ -1,7 +1,7 @@
 """./lab run MODE: one Payara Micro in a thread mode, in the foreground until Ctrl-C."""
 import time
 
-from .. import payara_server
+from .. import cargotracker, payara_server
 from ..build import ensure_built
 from ..errors import UsageError
 from ..modes import PAYARA_MODES, payara_mode
@@ -28,11 +28,15 @@ def register(subparsers):
     p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT",
                    help="extra JVM option, repeatable (e.g. --jvm-opt=-Xmx2g)")
     p.add_argument("--rebuild", action="store_true", help="rebuild the WAR and pool jar first")
+    p.add_argument("--app", choices=("loomlab", "cargotracker"), default="loomlab",
+                   help="the WAR to serve: loomlab (sleep/work API, default) or cargotracker (the Faces shipping app)")
     payara_server.add_run_arguments(p)  # --server payara-server and its options
     p.set_defaults(run=run)
 
 
 def run(args):
+    if args.app == "cargotracker":
+        return cargotracker.run(args)
     if args.server == "payara-server":
         return payara_server.run(args)
     mode = payara_mode(args.mode)

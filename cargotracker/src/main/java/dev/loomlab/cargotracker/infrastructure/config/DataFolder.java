@@ -1,0 +1,27 @@
+package dev.loomlab.cargotracker.infrastructure.config;
+
+import java.nio.file.Path;
+
+/**
+ * Where CargoTracker keeps its files (the H2 database, uploaded CSV files): system property
+ * {@code cargotracker.data.dir}, else environment variable {@code CARGOTRACKER_DATA_DIR}, else
+ * {@code ./cargotracker-data} in the server's working directory. The datasource in web.xml reads
+ * the same two settings, so database and uploads always land side by side.
+ */
+public final class DataFolder {
+
+    public static final String PROPERTY = "cargotracker.data.dir";
+    public static final String ENVIRONMENT = "CARGOTRACKER_DATA_DIR";
+    static final String DEFAULT = "./cargotracker-data";
+
+    private DataFolder() {
+    }
+
+    public static Path path() {
+        String configured = System.getProperty(PROPERTY);
+        if (configured == null || configured.isBlank()) {
+            configured = System.getenv(ENVIRONMENT);
+        }
+        return Path.of(configured == null || configured.isBlank() ? DEFAULT : configured).toAbsolutePath();
+    }
+}

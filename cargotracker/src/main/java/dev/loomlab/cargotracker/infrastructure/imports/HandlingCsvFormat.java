@@ -1,0 +1,48 @@
+package dev.loomlab.cargotracker.infrastructure.imports;
+
+import dev.loomlab.cargotracker.application.handling.HandlingReport;
+import dev.loomlab.cargotracker.application.handling.HandlingReportParser;
+import dev.loomlab.cargotracker.domain.shared.DomainException;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The CSV file format of handling imports: a header line naming the five columns, then one event
+ * per line. Fields hold no commas, so no quoting; an empty voyage field means "no voyage".
+ *
+ * <pre>
+ * completionTime,trackingId,eventType,unLocode,voyageNumber
+ * 2025-11-24T14:30,LOOM0003,LOAD,JPTYO,TPE-251117
+ * </pre>
+ */
+public final class HandlingCsvFormat {
+
+    public static final List<String> COLUMNS = List.of("completionTime", "trackingId", "eventType", "unLocode", "voyageNumber");
+    public static final String HEADER = String.join(",", COLUMNS);
+
+    private HandlingCsvFormat() {
+    }
+
+    /** The header must name the columns in order; anything else means this is not our file. */
+    public static void requireHeader(String firstLine) {
+        String header = firstLine == null ? "" : firstLine.replace("\uFEFF", "").strip();
+        List<String> names = Arrays.stream(header.split(",", -1)).map(String::strip).toList();
+        if (!names.equals(COLUMNS)) {
+            throw new DomainException("file", "The first line must be the header '" + HEADER + "', found '"
+                    + abbreviate(header, 80) + "'.");
+        }
+    }
+
+    public static HandlingReport parseLine(String line) {
+        String[] fields = line.split(",", -1);
+        if (fields.length < 4 || fields.length > 5) {
+            throw new DomainException("line", "Expected " + COLUMNS.size() + " comma-separated fields ("
+                    + HEADER + "), found " + fields.length + ".");
+        }
+        return HandlingReportParser.parse(fields[0], fields[1], fields[2], fields[3], fields.length == 5 ? fields[4] : null);
+    }
+
+    static String abbreviate(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max - 3) + "...";
+    }
+}

@@ -1,0 +1,124 @@
+package dev.loomlab.cargotracker.infrastructure.imports;
+
+import dev.loomlab.cargotracker.application.Clocks;
+import dev.loomlab.cargotracker.domain.shared.DomainException;
+import dev.loomlab.cargotracker.domain.shared.NotFoundException;
+import dev.loomlab.cargotracker.infrastructure.config.DataFolder;
+import jakarta.batch.operations.JobOperator;
+import jakarta.batch.operations.NoSuchJobExecutionException;
+import jakarta.batch.runtime.BatchRuntime;
+import jakarta.batch.runtime.JobExecution;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * Starts CSV imports of handling events and reports on them. A file that is not our CSV at all
+ * (empty, not text, wrong header, no event lines) is refused at once and nothing is stored; a file
+ * that is ours is imported by the {@code handling-import} batch job, line by line.
+ */
+@ApplicationScoped
+public class HandlingImports {
+
+    public static final String JOB = "handling-import";
+    public static final int MAX_BYTES = 2 * 1024 * 1024;
+
+    @Inject
+    HandlingImportLog log;
+    @Inject
+    Clock clock;
+
+    /**
+     * Checks the file, keeps it in the data folder and starts the job; returns the import's id.
+     * Deliberately not transactional: the job runs its own chunk transactions on another thread,
+     * and Payara refuses them when the job is started from inside a transactional method.
+     */
+    public String start(byte[] content) {
+        String text = decode(content);
+        String[] lines = text.split("\\R", -1);
+        HandlingCsvFormat.requireHeader(lines[0]);
+        boolean hasEvents = false;
+        for (int i = 1; i < lines.length && !hasEvents; i++) {
+            hasEvents = !lines[i].isBlank();
+        }
+        if (!hasEvents) {
+            throw new DomainException("file", "The file has a header but no event lines.");
+        }
+        UUID id = UUID.randomUUID();
+        Path file = store(id, content);
+        HandlingImport upload = new HandlingImport(id, file.toString(), Clocks.now(clock));
+        Properties parameters = new Properties();
+        parameters.setProperty("file", file.toString());
+        parameters.setProperty("importId", id.toString());
+        upload.startedAs(jobOperator().start(JOB, parameters));
+        log.record(upload);
+        return upload.id();
+    }
+
+    public ImportReport report(String importId) {
+        HandlingImport upload = log.find(importId)
+                .orElseThrow(() -> new NotFoundException("importId", "No import with id " + importId + " is known."));
+        List<ImportedLine> lines = log.linesOf(importId);
+        List<ImportReport.RejectedLine> rejected = lines.stream()
+                .filter(l -> l.outcome() == ImportedLine.Outcome.REJECTED)
+                .map(l -> new ImportReport.RejectedLine(l.lineNumber(), l.rawLine(), l.message()))
+                .toList();
+        return new ImportReport(importId, upload.executionId(), status(upload), lines.size() - rejected.size(),
+                rejected.size(), rejected);
+    }
+
+    /** The job's batch status while the server that ran it is up; the repository is in memory. */
+    private static String status(HandlingImport upload) {
+        try {
+            JobExecution execution = jobOperator().getJobExecution(upload.executionId());
+            if (upload.id().equals(execution.getJobParameters().getProperty("importId"))) {
+                return execution.getBatchStatus().name();
+            }
+        } catch (NoSuchJobExecutionException e) {
+            // fall through: run by an earlier server process
+        }
+        return "UNKNOWN_AFTER_RESTART";
+    }
+
+    private static String decode(byte[] content) {
+        if (content == null || content.length == 0) {
+            throw new DomainException("file", "The upload is empty: send a CSV file whose first line is '"
+                    + HandlingCsvFormat.HEADER + "'.");
+        }
+        if (content.length > MAX_BYTES) {
+            throw new DomainException("file", "The file is larger than " + MAX_BYTES + " bytes: split it into smaller files.");
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(content)).toString();
+        } catch (CharacterCodingException e) {
+            throw new DomainException("file", "The file is not UTF-8 text: send a CSV file.");
+        }
+    }
+
+    private static Path store(UUID id, byte[] content) {
+        try {
+            Path folder = Files.createDirectories(DataFolder.path().resolve("imports"));
+            return Files.write(folder.resolve(id + ".csv"), content);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot keep the uploaded file in " + DataFolder.path(), e);
+        }
+    }
+
+    private static JobOperator jobOperator() {
+        return BatchRuntime.getJobOperator();
+    }
+}

@@ -1,0 +1,54 @@
+package dev.loomlab.cargotracker.interfaces.rest;
+
+import dev.loomlab.cargotracker.infrastructure.imports.HandlingImports;
+import dev.loomlab.cargotracker.infrastructure.imports.ImportReport;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+
+/**
+ * CSV uploads of handling events: {@code POST} the file (text/csv) to start a Jakarta Batch import,
+ * then {@code GET} its report for the status and every rejected line with its reason.
+ */
+@Path("handling/imports")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class HandlingImportResource {
+
+    @Inject
+    HandlingImports imports;
+
+    @POST
+    @Consumes({"text/csv", MediaType.TEXT_PLAIN, MediaType.APPLICATION_OCTET_STREAM})
+    public Response upload(InputStream body, @Context UriInfo uri) throws IOException {
+        // One byte more than allowed is enough to tell the file is too big.
+        byte[] content = body.readNBytes(HandlingImports.MAX_BYTES + 1);
+        String importId = imports.start(content);
+        URI report = uri.getAbsolutePathBuilder().path(importId).build();
+        return Response.accepted(Json.createObjectBuilder()
+                        .add("importId", importId)
+                        .add("report", report.toString())
+                        .build())
+                .location(report)
+                .build();
+    }
+
+    @GET
+    @Path("{importId}")
+    public ImportReport report(@PathParam("importId") String importId) {
+        return imports.report(importId);
+    }
+}

@@ -1,0 +1,190 @@
+package dev.loomlab.cargotracker.it;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Headless Debian Chromium driven by Debian's chromedriver, on ports of the module's range, with a
+ * throw-away profile. Small verbs for the journey: open, pick, type, click, read, screenshot.
+ */
+final class Browser implements AutoCloseable {
+
+    static final Dimension DESKTOP = new Dimension(1280, 900);
+    static final Dimension PHONE = new Dimension(412, 860);
+
+    private final ChromeDriverService service;
+    private final WebDriver driver;
+    private final String base;
+    private final Path screenshots;
+    private final Path profile;
+
+    Browser(String base, Path screenshots, int driverPort, int devToolsPort) throws IOException {
+        this.base = base.endsWith("/") ? base : base + "/";
+        this.screenshots = Files.createDirectories(screenshots);
+        this.profile = Files.createTempDirectory("cargotracker-chromium-");
+        this.service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(System.getProperty("webdriver.chrome.driver", "/usr/bin/chromedriver")))
+                .usingPort(driverPort)
+                .build();
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(System.getProperty("cargotracker.chromium", "/usr/bin/chromium"))
+                .addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                        "--no-first-run", "--user-data-dir=" + profile, "--remote-debugging-port=" + devToolsPort,
+                        "--window-size=" + DESKTOP.width + "," + DESKTOP.height, "--hide-scrollbars");
+        this.driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
+    }
+
+    void open(String path) {
+        driver.get(base + path);
+    }
+
+    void resize(Dimension size) {
+        driver.manage().window().setSize(size);
+    }
+
+    void pick(String selectId, String value) {
+        new Select(find(selectId)).selectByValue(value);
+    }
+
+    String picked(String selectId) {
+        return new Select(find(selectId)).getFirstSelectedOption().getAttribute("value");
+    }
+
+    void type(String inputId, String text) {
+        WebElement input = find(inputId);
+        input.clear();
+        input.sendKeys(text);
+    }
+
+    /** Date and date-time inputs: typing depends on the browser's locale, setting the value does not. */
+    void setValue(String inputId, String value) {
+        ((JavascriptExecutor) driver).executeScript("arguments[0].value = arguments[1];", find(inputId), value);
+    }
+
+    /** Drops an attribute such as {@code min}, to get past the browser's own checks to the server's. */
+    void removeAttribute(String id, String attribute) {
+        ((JavascriptExecutor) driver).executeScript("arguments[0].removeAttribute(arguments[1]);", find(id), attribute);
+    }
+
+    void click(By by) {
+        driver.findElement(by).click();
+    }
+
+    void clickId(String id) {
+        find(id).click();
+    }
+
+    /** The text of an element, waiting for it to appear (the page may still be loading after a redirect). */
+    String text(String id) {
+        return find(id).getText();
+    }
+
+    /**
+     * The element with this id, waiting for it: after a click the next page may still be loading,
+     * and every step of the journey waits for what it needs instead of sleeping.
+     */
+    private WebElement find(String id) {
+        try {
+            return new WebDriverWait(driver, Duration.ofSeconds(30))
+                    .until(ExpectedConditions.presenceOfElementLocated(By.id(id)));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("no element #" + id + " at " + describe(), e);
+        }
+    }
+
+    boolean isShown(String id) {
+        List<WebElement> found = driver.findElements(By.id(id));
+        return !found.isEmpty() && found.get(0).isDisplayed();
+    }
+
+    /** Waits until the page's Faces messages mention {@code text}; false after 15 s. */
+    boolean showsMessage(String text) {
+        try {
+            new WebDriverWait(driver, Duration.ofSeconds(15)).until(d -> messages().contains(text));
+            return true;
+        } catch (org.openqa.selenium.TimeoutException e) {
+            return false;
+        }
+    }
+
+    /** The page's Faces messages, or "" when there are none. */
+    String messages() {
+        List<WebElement> found = driver.findElements(By.id("messages"));
+        return found.isEmpty() ? "" : found.get(0).getText();
+    }
+
+    /** Where the browser is and what it shows, for assertion messages. */
+    String describe() {
+        String body = driver.findElement(By.tagName("body")).getText();
+        return driver.getCurrentUrl() + " shows: " + (body.length() > 600 ? body.substring(0, 600) + "..." : body);
+    }
+
+    String url() {
+        return driver.getCurrentUrl();
+    }
+
+    void waitForUrl(String fragment) {
+        try {
+            new WebDriverWait(driver, Duration.ofSeconds(30)).until(ExpectedConditions.urlContains(fragment));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("never reached " + fragment + "; at " + describe(), e);
+        }
+    }
+
+    void waitForText(String id, String text) {
+        try {
+            new WebDriverWait(driver, Duration.ofSeconds(30))
+                    .until(ExpectedConditions.textToBePresentInElementLocated(By.id(id), text));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("no '" + text + "' in #" + id + " at " + describe(), e);
+        }
+    }
+
+    Path screenshot(String name) {
+        try {
+            Path file = screenshots.resolve(name + ".png");
+            Files.write(file, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            driver.quit();
+        } finally {
+            service.stop();
+            deleteQuietly(profile);
+        }
+    }
+
+    private static void deleteQuietly(Path folder) {
+        try (var files = Files.walk(folder)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a leftover temp profile is harmless
+        }
+    }
+}

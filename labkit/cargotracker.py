@@ -1,0 +1,88 @@
+"""CargoTracker (cargotracker/, the Faces shipping app) in the lab: its WAR on Payara Micro for
+`./lab run MODE --app cargotracker`, one bench target per thread mode, and two bench scenarios.
+
+The bench pages are plain GETs of stateless Faces views: they carry no jakarta.faces.ViewState and
+open no HTTP session, so a load tool can request them as they are. (A POST, e.g. assigning a route,
+would first GET its page and send back the jakarta.faces.ViewState hidden field and the session
+cookie of that GET; no bench scenario needs one.)
+"""
+import time
+
+from . import ROOT
+from .bench.scenarios import Scenario, register as register_scenario
+from .build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, ensure_built
+from .errors import UsageError
+from .modes import PAYARA_MODES, payara_mode
+from .targets import Target, register as register_target
+
+WAR = ROOT / "cargotracker" / "target" / "cargotracker.war"
+ARTIFACTS = (WAR, VIRTUAL_POOL_JAR, PAYARA_MICRO_JAR)
+# ./lab run keeps its database here across restarts; bench servers start from fresh sample data
+# (the default folder is inside the run folder, which each start wipes).
+DATA_DIR = ROOT / ".lab" / "cargotracker-data"
+TARGET_PREFIX = "cargotracker-"
+# On board a ship, with an itinerary and a handling history: the richest tracking page.
+SAMPLE_CARGO = "LOOM0004"
+BENCH_TARGETS = (TARGET_PREFIX + "platform-10000", TARGET_PREFIX + "virtual")
+
+
+def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False):
+    from .payara import PayaraMicro
+    options = list(jvm_options)
+    if keep_data:
+        options.append(f"-Dcargotracker.data.dir={DATA_DIR}")
+    return PayaraMicro(mode, port=port, host=host, war=WAR, jvm_options=options)
+
+
+def run(args):
+    """`./lab run MODE --app cargotracker`: in the foreground until Ctrl-C."""
+    from .commands.run import port_number
+    from .process import ensure_port_free
+    if getattr(args, "server", None) == "payara-server":
+        raise UsageError("--app cargotracker runs on Payara Micro only; leave out --server")
+    mode = payara_mode(args.mode)
+    port = port_number(args.port)
+    ensure_port_free(port, args.host)
+    ensure_built(ARTIFACTS, rebuild=args.rebuild)
+    server = payara_micro(mode, port, args.host, args.jvm_opt, keep_data=True)
+    print(f"mode {mode.name}: {mode.description}")
+    print("command:", server.printable_command(), flush=True)
+    print(f"log: {server.log_path}\ndata: {DATA_DIR}", flush=True)
+    with server:
+        info = server.info()
+        print(f"ready: {server.base_url}/  tracking: {server.base_url}/track.xhtml?trackingId={SAMPLE_CARGO}  "
+              f"(pid {info['pid']}, Java {info['java']['version']}, request thread: {info['request']['thread']}, "
+              f"virtual={info['request']['virtual']})")
+        print("Ctrl-C stops the server.", flush=True)
+        while server.process.poll() is None:
+            time.sleep(0.5)
+        print(f"Payara Micro exited with code {server.process.returncode}; see {server.log_path}")
+        return 1
+
+
+def _starter(mode):
+    def start(port, jvm_options=()):
+        ensure_built(ARTIFACTS)
+        return payara_micro(mode, port, jvm_options=jvm_options).start()
+    return start
+
+
+for _mode in PAYARA_MODES.values():
+    register_target(Target(TARGET_PREFIX + _mode.name, "CargoTracker on Payara Micro: " + _mode.description,
+                           _mode.max_concurrent, _starter(_mode), virtual=_mode.virtual))
+
+register_scenario(Scenario(
+    name="cargotracker-track",
+    description=f"GET /track.xhtml?trackingId={SAMPLE_CARGO}: the public tracking page (Faces, JPA reads, no view state)",
+    path=lambda config, level: f"/track.xhtml?trackingId={SAMPLE_CARGO}",
+    service_time_s=lambda config, level: None,  # CPU and database work: no fixed service time to compare with
+    targets=BENCH_TARGETS,
+))
+
+register_scenario(Scenario(
+    name="cargotracker-dashboard",
+    description="GET /admin/dashboard.xhtml: the booking desk's three cargo lists (Faces, JPA reads, no view state)",
+    path=lambda config, level: "/admin/dashboard.xhtml",
+    service_time_s=lambda config, level: None,
+    targets=BENCH_TARGETS,
+))
