@@ -136,7 +136,7 @@ class BaselineServer:
 
 
 def _starter(baseline):
-    def start(port, jvm_options=()):
+    def start(port, jvm_options=(), jvm_defaults=True):  # the Payara JVM defaults do not apply here
         return BaselineServer(baseline, port=port, jvm_options=jvm_options).start()
     return start
 

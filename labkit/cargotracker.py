@@ -26,12 +26,12 @@ SAMPLE_CARGO = "LOOM0004"
 BENCH_TARGETS = (TARGET_PREFIX + "platform-10000", TARGET_PREFIX + "virtual")
 
 
-def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False):
+def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, jvm_defaults=True):
     from .payara import PayaraMicro
     options = list(jvm_options)
     if keep_data:
         options.append(f"-Dcargotracker.data.dir={DATA_DIR}")
-    return PayaraMicro(mode, port=port, host=host, war=WAR, jvm_options=options)
+    return PayaraMicro(mode, port=port, host=host, war=WAR, jvm_options=options, jvm_defaults=jvm_defaults)
 
 
 def run(args):
@@ -44,7 +44,7 @@ def run(args):
     port = port_number(args.port)
     ensure_port_free(port, args.host)
     ensure_built(ARTIFACTS, rebuild=args.rebuild)
-    server = payara_micro(mode, port, args.host, args.jvm_opt, keep_data=True)
+    server = payara_micro(mode, port, args.host, args.jvm_opt, keep_data=True, jvm_defaults=args.jvm_defaults)
     print(f"mode {mode.name}: {mode.description}")
     print("command:", server.printable_command(), flush=True)
     print(f"log: {server.log_path}\ndata: {DATA_DIR}", flush=True)
@@ -61,9 +61,9 @@ def run(args):
 
 
 def _starter(mode):
-    def start(port, jvm_options=()):
+    def start(port, jvm_options=(), jvm_defaults=True):
         ensure_built(ARTIFACTS)
-        return payara_micro(mode, port, jvm_options=jvm_options).start()
+        return payara_micro(mode, port, jvm_options=jvm_options, jvm_defaults=jvm_defaults).start()
     return start
 
 

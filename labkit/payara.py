@@ -11,20 +11,29 @@ from .jdk import find_java_home, java_env
 from .process import ensure_port_free, spawn, stop, tail, wait_until
 
 RUNS = ROOT / ".lab" / "runs"
+# JVM options every Payara Micro of the lab starts with, whatever its mode (why each: in the file).
+JVM_DEFAULTS_FILE = ROOT / "domain-config" / "jvm.options"
 # Lab-wide lines added after the mode's own pre-boot file.
 BIND_LOOPBACK = "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address={host}\n"
+
+
+def lab_jvm_options(path=JVM_DEFAULTS_FILE):
+    """The options of domain-config/jvm.options: one a line, `#` starts a comment line."""
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 class PayaraMicro:
     """One Payara Micro process serving the lab WAR in `mode` on host:port."""
 
     def __init__(self, mode, port=8080, host="127.0.0.1", war=WAR, jvm_options=(), java_home=None,
-                 startup_timeout=180):
+                 startup_timeout=180, jvm_defaults=True):
         self.mode = mode
         self.port = port
         self.host = host
         self.war = war
-        self.jvm_options = list(jvm_options)
+        # The lab's defaults first, so that the caller's options (e.g. another -Xmx) win.
+        self.jvm_options = (lab_jvm_options() if jvm_defaults else []) + list(jvm_options)
         self.java_home = java_home or find_java_home()
         self.startup_timeout = startup_timeout
         self.run_dir = RUNS / f"{mode.name}-{port}"

@@ -747,7 +747,7 @@ def _register_targets():
     from .targets import Target, register
 
     def starter(mode):
-        def start(port, jvm_options=()):
+        def start(port, jvm_options=(), jvm_defaults=True):  # the domain keeps its own JVM options
             return PayaraServer(mode, port=port, jvm_options=jvm_options).start()
         return start
 

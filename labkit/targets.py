@@ -15,7 +15,8 @@ class Target:
     name: str
     description: str
     max_concurrent: int | None
-    # start(port, jvm_options) -> started server handle
+    # start(port, jvm_options, jvm_defaults=True) -> started server handle; jvm_defaults=False leaves
+    # out domain-config/jvm.options (only Payara Micro targets start with it)
     start: Callable = field(repr=False, compare=False)
     virtual: bool | None = None
 
@@ -42,9 +43,9 @@ def all_targets():
 
 
 def _start_payara(mode):
-    def start(port, jvm_options=()):
+    def start(port, jvm_options=(), jvm_defaults=True):
         from .payara import PayaraMicro
-        return PayaraMicro(mode, port=port, jvm_options=jvm_options).start()
+        return PayaraMicro(mode, port=port, jvm_options=jvm_options, jvm_defaults=jvm_defaults).start()
     return start
 
 

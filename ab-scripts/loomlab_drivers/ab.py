@@ -13,6 +13,11 @@ Flags LoomLab always sets, and why:
 
 ab ends the whole run at the first request that exceeds `-s` (its timeout): the result is then
 marked incomplete, with the requests it finished.
+
+Steady window (LoadSpec.window): one run holds warm-up, window and drain; `-t` covers all three.
+The `-g` file's `seconds` column is each request's start in whole epoch seconds, so the requests
+that started in [start, end) are counted exactly and only their times make the percentiles. That
+file does not mark failures: error counts stay those of ab's whole run.
 """
 import re
 from pathlib import Path
@@ -27,6 +32,12 @@ UNKNOWN_REQUEST_TABLE = 2_000_000
 MAX_REQUEST_TABLE = 20_000_000
 
 
+def request_table(spec: LoadSpec):
+    """ab's -n: above what the run can reach, so -t ends it (ab stops at whichever comes first)."""
+    wanted = spec.expected_requests if spec.expected_requests is not None else UNKNOWN_REQUEST_TABLE
+    return min(max(wanted, MIN_REQUEST_TABLE), MAX_REQUEST_TABLE)
+
+
 def _number(pattern, text, cast=int):
     match = re.search(pattern, text, re.MULTILINE)
     return cast(match.group(1)) if match else None
@@ -36,6 +47,7 @@ class ApacheBench(Driver):
     name = "ab"
     executable_name = "ab"
     install_hint = "apt-get install apache2-utils"
+    supports_window = True
 
     def requests_file(self, spec: LoadSpec):
         return Path(f"{spec.side_file_prefix}.ab-requests.tsv") if spec.side_file_prefix else None
@@ -44,12 +56,10 @@ class ApacheBench(Driver):
         return [self.requests_file(spec)] if spec.side_file_prefix else []
 
     def command(self, spec: LoadSpec, executable=None):
-        wanted = spec.expected_requests if spec.expected_requests is not None else UNKNOWN_REQUEST_TABLE
-        table = min(max(wanted, MIN_REQUEST_TABLE), MAX_REQUEST_TABLE)
         command = [executable or self.find_executable(), "-k", "-r", "-l",
                    "-c", str(spec.concurrency),
                    # -t first: it resets -n to 50000, the -n after it wins.
-                   "-t", str(spec.duration_s), "-n", str(table),
+                   "-t", str(spec.run_seconds), "-n", str(request_table(spec)),
                    "-s", str(spec.timeout_whole_seconds)]
         if spec.side_file_prefix:
             command += ["-g", str(self.requests_file(spec))]
@@ -59,6 +69,10 @@ class ApacheBench(Driver):
         fatal = re.findall(r"^(apr_\w+: .*)$", output, re.MULTILINE)
         complete = _number(r"^Complete requests:\s+(\d+)", output)
         if complete is None:
+            if spec is not None and spec.window and fatal:
+                # ab exits at its first timeout without writing -g: nothing tells which requests were in the window.
+                raise DriverOutputError(f"ab stopped the run early ({fatal[-1]}) and wrote no per-request "
+                                        "times: the steady window cannot be measured")
             return self._aborted(output, fatal, wall_s)
         failed_connect = _number(r"\(Connect: (\d+),", output) or 0
         failed_receive = _number(r"Receive: (\d+),", output) or 0
@@ -71,6 +85,8 @@ class ApacheBench(Driver):
         # at the end of a timed run the two can differ by the answers still being read.
         non_2xx = min(non_2xx, responses)
         errors = ErrorCounts(connect=failed_connect, reset=failed_receive + failed_exceptions, non_2xx=non_2xx)
+        if spec is not None and spec.window:
+            return self._steady_window(spec, errors, complete, fatal)
         result = LoadResult(tool=self.name, responses=responses, ok=max(responses - non_2xx, 0),
                             duration_s=_number(r"^Time taken for tests:\s+([\d.]+) seconds", output, float),
                             errors=errors)
@@ -78,6 +94,49 @@ class ApacheBench(Driver):
             result.notes.append(line)
         self._read_latency(result, output, spec)
         return result
+
+    def _steady_window(self, spec, errors, complete, fatal):
+        """The result of the requests that started inside spec.window; errors are the whole run's."""
+        start, end = spec.window
+        histogram, total = self._window_histogram(spec)
+        inside = histogram.get_total_count()
+        if not inside:
+            raise DriverOutputError(f"no request started inside the steady window [{start}, {end}) "
+                                    f"(epoch s) among the {total} in ab's per-request file")
+        result = LoadResult(tool=self.name, responses=inside, ok=inside, duration_s=float(end - start),
+                            errors=errors, latency_ms=latency_from_histogram(histogram),
+                            latency_source="hdr:ab -g, requests started in the steady window (1 ms resolution)",
+                            latency_hdr=encode_histogram(histogram))
+        result.notes += fatal
+        result.notes.append(f"steady window: {inside} of the run's {total} requests started in it; "
+                            "the others were warm-up (with the connection ramp) or drain")
+        result.notes.append("error counts cover ab's whole run (warm-up, window and drain): its per-request file "
+                            "does not mark failures, so with errors the window's count and latencies may include some")
+        if complete >= request_table(spec):
+            # ab ends at -n or -t, whichever comes first: a full table may have ended it inside the window.
+            result.complete = False
+            result.notes.append(f"ab used its whole request table (-n {request_table(spec)}): the run may have "
+                                "ended before the window did")
+        return result
+
+    def _window_histogram(self, spec):
+        """Total times of the requests that started in spec.window (µs histogram), and how many
+        requests the whole file holds."""
+        requests_file = self.requests_file(spec)
+        if requests_file is None or not requests_file.is_file():
+            raise DriverOutputError("ab wrote no per-request file (-g): the steady window cannot be measured")
+        start, end = spec.window
+        histogram, total = new_histogram(), 0
+        with open(requests_file) as lines:
+            next(lines, None)  # header: starttime seconds ctime dtime ttime wait
+            for line in lines:
+                columns = line.rstrip("\n").split("\t")
+                if len(columns) < 6:
+                    continue
+                total += 1
+                if start <= int(columns[1]) < end:
+                    record_us(histogram, int(columns[4]) * 1000)
+        return histogram, total
 
     def _aborted(self, output, fatal, wall_s):
         if not fatal:

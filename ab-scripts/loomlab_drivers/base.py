@@ -23,7 +23,10 @@ class DriverOutputError(Exception):
 @dataclass(frozen=True)
 class LoadSpec:
     """One run of a load tool: closed model (`concurrency` connections, each sending its next
-    request when the previous answer came) or, with `rate`, a fixed request rate."""
+    request when the previous answer came) or, with `rate`, a fixed request rate.
+
+    With `window` (steady measurement), `duration_s` is the time from the tool's start to the
+    window's end; the tool then runs `drain_s` longer, so requests started in the window finish."""
     url: str
     concurrency: int
     duration_s: int
@@ -33,6 +36,18 @@ class LoadSpec:
     side_file_prefix: Path | None = None
     # Estimated upper bound of requests in the run, for tools that must be given a count (ab).
     expected_requests: int | None = None
+    # (start, end) in whole epoch seconds: only requests that start in [start, end) are measured.
+    window: tuple[int, int] | None = None
+
+    @property
+    def drain_s(self):
+        """Time after the window for its last requests to finish: at most the request timeout."""
+        return self.timeout_whole_seconds if self.window else 0
+
+    @property
+    def run_seconds(self):
+        """How long the tool runs: its duration, plus the drain after a window."""
+        return self.duration_s + self.drain_s
 
     @property
     def timeout_whole_seconds(self):
@@ -46,6 +61,9 @@ class Driver:
     executable_name = ""
     install_hint = ""
     supports_rate = False
+    # True when the tool records each request's start time, so a window inside one continuous
+    # run can be measured (LoadSpec.window); tools that only report whole runs cannot.
+    supports_window = False
 
     def find_executable(self):
         """Path of the tool, .lab/tools/bin first; raises ToolMissing with the install line."""

@@ -32,6 +32,7 @@ examples:
   ./lab bench --concurrency 1000@100,6000@2000         a sleep per level: CONCURRENCY@SLEEP
   ./lab bench --driver bombardier,ab,wrk --sleep 50-150   the same points under three tools
   ./lab bench --modes virtual --concurrency 2000 --rate 5000   open model: fixed rate (bombardier)
+  ./lab bench --driver ab --steady --concurrency 6000@2000     windows inside one ab run, ramp excluded
 
 Results go to results/<timestamp>-<name>/ (report.md, results.json, results.csv, charts, raw/).
 Ctrl-C stops the server and the load tool and writes the report for the points already measured."""
@@ -70,6 +71,10 @@ def register(subparsers):
                    help="load tool(s): " + ", ".join(DRIVERS) + " (default bombardier); several run every point under each")
     p.add_argument("--rate", type=options.bounded_int(1, 10_000_000, "--rate"), metavar="REQ_PER_S",
                    help="open model: a fixed request rate (bombardier); concurrency then bounds the connections")
+    p.add_argument("--steady", action="store_true",
+                   help="measure each window inside one continuous run of the load tool (warm-up, window, then "
+                        "a drain of one timeout), counting only requests that start in the window, so the "
+                        "connection ramp stays out of it (ab only)")
     p.add_argument("--timeout", type=options.positive_seconds, metavar="S",
                    help="request timeout of the load tool; must be above the sleep "
                         f"(default: the larger of {options.MIN_DEFAULT_TIMEOUT_S:g} s and "
@@ -77,6 +82,8 @@ def register(subparsers):
     p.add_argument("--port", type=options.bounded_int(1, 65535, "--port"), metavar="PORT",
                    help="server port on 127.0.0.1 (default 8080)")
     p.add_argument("--jvm-opt", action="append", metavar="OPT", help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
+    p.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false", default=None,
+                   help="start Payara Micro without domain-config/jvm.options")
     p.add_argument("--name", type=options.run_name, help="results folder suffix (default 'bench', 'quick' with --quick)")
     p.add_argument("--out", metavar="DIR", help="write the results here instead of results/<timestamp>-<name>/")
     p.set_defaults(run=run)

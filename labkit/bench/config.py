@@ -175,6 +175,11 @@ class BenchConfig:
     out_dir: Path | None = None
     quick: bool = False
     sample_interval_s: float = 0.5
+    # True: each point's window lies inside one continuous run of the load tool (after its
+    # warm-up and connection ramp) instead of being a fresh run of its own.
+    steady: bool = False
+    # False: Payara Micro starts without domain-config/jvm.options (only --jvm-opt).
+    jvm_defaults: bool = True
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)
@@ -188,7 +193,8 @@ class BenchConfig:
             "repeats": self.repeats, "restart": self.restart, "drivers": list(self.drivers),
             "rate": self.rate, "timeout_s": self.timeout_s, "port": self.port,
             "jvm_options": list(self.jvm_options), "name": self.name, "quick": self.quick,
-            "sample_interval_s": self.sample_interval_s,
+            "sample_interval_s": self.sample_interval_s, "steady": self.steady,
+            "jvm_defaults": self.jvm_defaults,
         }
 
     @classmethod
@@ -217,6 +223,9 @@ class BenchConfig:
             no_rate = [d for d in drivers if not known_drivers[d].supports_rate]
             if no_rate:
                 raise UsageError(f"--rate needs a driver with a fixed-rate mode (bombardier); {', '.join(no_rate)} has none")
+        steady = bool(getattr(args, "steady", False))
+        if steady:
+            _check_steady(drivers, known_drivers, pick("warmup"))
         timeout = args.timeout
         if timeout is not None:
             longest = max(l.sleep.max_ms for l in levels)
@@ -226,5 +235,17 @@ class BenchConfig:
                      duration_s=pick("duration"), warmup_s=pick("warmup"), repeats=pick("repeats"),
                      restart=pick("restart"), drivers=tuple(drivers), rate=rate, timeout_s=timeout,
                      port=pick("port"), jvm_options=tuple(args.jvm_opt or ()), name=pick("name"),
-                     out_dir=Path(args.out) if args.out else None, quick=bool(args.quick))
+                     out_dir=Path(args.out) if args.out else None, quick=bool(args.quick), steady=steady,
+                     jvm_defaults=getattr(args, "jvm_defaults", None) is not False)
         return config
+
+
+def _check_steady(drivers, known_drivers, warmup_s):
+    """--steady needs a tool that records each request's start, and a warm-up to hold the ramp."""
+    if any(not known_drivers[d].supports_window for d in drivers):
+        whole_runs = [name for name, driver in known_drivers.items() if not driver.supports_window]
+        able = [name for name, driver in known_drivers.items() if driver.supports_window]
+        raise UsageError(f"--steady needs a load tool that records each request's start: use --driver "
+                         f"{','.join(able)} ({' and '.join(whole_runs)} only report whole runs)")
+    if warmup_s == 0:
+        raise UsageError("--steady needs a warm-up (--warmup above 0): the window starts after the connection ramp")

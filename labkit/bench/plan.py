@@ -13,7 +13,7 @@ class Point:
     level: LoadLevel
     repeat: int         # 1-based
     path: str
-    warmup: bool        # a warm-up run precedes this point's measured window
+    warmup: bool        # a warm-up (a run of its own, or with --steady the same run) precedes the window
 
     @property
     def id(self):
@@ -36,13 +36,14 @@ class Session:
 def build_plan(config, scenario):
     """Sessions in run order. restart=repeat: repeat rounds outermost, each mode started afresh in
     every round (modes interleaved, so a slow minute of the machine hits all of them alike);
-    restart=mode: one session per mode, repeats back to back after one warm-up per level."""
+    restart=mode: one session per mode, repeats back to back after one warm-up per level.
+    With --steady every point warms up: each is a new run of the tool, with its own connection ramp."""
     sessions, index = [], 0
 
     def point(mode, driver, level, repeat, warmup):
         nonlocal index
         index += 1
-        return Point(index, mode, driver, level, repeat, scenario.path(config, level), warmup)
+        return Point(index, mode, driver, level, repeat, scenario.path(config, level), warmup or config.steady)
 
     if config.restart == "repeat":
         for repeat in range(1, config.repeats + 1):
@@ -75,15 +76,21 @@ class Estimator:
         self.starts.append(seconds)
 
     def point_finished(self, point, seconds):
-        planned = self.config.duration_s + (self.config.warmup_s if point.warmup else 0)
-        self.overheads.append(max(seconds - planned, 0.0))
+        self.overheads.append(max(seconds - self.planned_s(point), 0.0))
+
+    def planned_s(self, point):
+        """The point's load time: warm-up, window and, with --steady, the drain after the window."""
+        return self.config.duration_s + (self.config.warmup_s if point.warmup else 0) + self.drain_s(point)
+
+    def drain_s(self, point):
+        """With --steady the tool runs one request timeout past the window (whole seconds, as ab takes it)."""
+        return max(1, math.ceil(self.config.timeout_for(point.level))) if self.config.steady else 0
 
     def _average(self, values, guess):
         return sum(values) / len(values) if values else guess
 
     def point_seconds(self, point):
-        return (self.config.duration_s + (self.config.warmup_s if point.warmup else 0)
-                + self._average(self.overheads, self.overhead_guess_s))
+        return self.planned_s(point) + self._average(self.overheads, self.overhead_guess_s)
 
     def remaining_s(self, done_points, started_sessions, current_left_s=0.0):
         """Seconds left when `done_points` points are finished and `started_sessions` servers started."""

@@ -48,7 +48,7 @@ class Progress:
 
     def live(self, point, what, elapsed_s, planned_s, rps, eta_s):
         rate = f"~{number(rps)} req/s" if rps is not None else "~? req/s"
-        line = (f"{self._prefix(point)}  {what} {min(elapsed_s, planned_s):.0f}/{planned_s} s  {rate}  "
+        line = (f"{self._prefix(point)}  {what} {min(elapsed_s, planned_s):.0f}/{planned_s:.0f} s  {rate}  "
                 f"ETA {format_duration(eta_s)}")
         if self.tty:
             self.stream.write("\r\033[K" + line)

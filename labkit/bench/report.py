@@ -40,12 +40,21 @@ def _setup(run):
         ("Git", f"{git.get('commit') or '?'}{' (uncommitted changes)' if git.get('dirty') else ''}"),
         ("Scenario", f"{config['scenario']}: depth {config['depth']}"),
         ("Levels", levels),
-        ("Windows", f"warm-up {config['warmup_s']} s (not measured), measured {config['duration_s']} s, "
-                    f"{config['repeats']} repeat(s): {restart}"),
+        ("Windows", _windows(config, restart)),
         ("Rate", f"{config['rate']} req/s (bombardier --rate)" if config["rate"] else "closed model (no --rate)"),
         ("Modes", ", ".join(config["modes"])),
     ]
     return _table(["", ""], rows)
+
+
+def _windows(config, restart):
+    repeats = f"{config['repeats']} repeat(s): {restart}"
+    if config.get("steady"):
+        return (f"steady: warm-up {config['warmup_s']} s, measured {config['duration_s']} s and a drain of one request "
+                f"timeout, all inside one continuous run of the load tool, so its connection ramp stays outside the "
+                f"window; only requests that started in the window count (ab's per-request start times), error "
+                f"counts cover the whole run; {repeats}")
+    return f"warm-up {config['warmup_s']} s (not measured), measured {config['duration_s']} s, {repeats}"
 
 
 def _servers(run):

@@ -1,16 +1,23 @@
 """The bench loop: for each session a freshly started server; for each point a warm-up (not
 measured), a measured window with /proc sampling, then a JFR copy of that window.
 
+Two ways to measure a point. Fresh (default): the warm-up and the window are separate runs of the
+load tool, so every window starts by opening its connections. Steady (--steady, ab): one run holds
+warm-up, window and drain; only requests that start in the window count, and the /proc figures
+and the JFR copy cover the same window, so the connection ramp stays outside it.
+
 Nothing here knows a tool, a target or a scenario by name: drivers, targets and scenarios come
 from their registries. Every process started here is stopped in a `finally`, so Ctrl-C (a
 KeyboardInterrupt) leaves no load tool and no server behind; finished points are already stored.
 """
 import http.client
 import json
+import math
 import resource
 import shlex
 import shutil
 import time
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -21,7 +28,7 @@ from .drivers import DRIVERS, DriverOutputError, LoadSpec
 from .jfr import JfrRecorder
 from .plan import Estimator, build_plan
 from .results import SCHEMA, derive, flags, little_ceiling, summarize as summarize_points, write_csv, write_json
-from .sampler import WindowSampler, process_running, summarize, write_samples_csv
+from .sampler import WindowSampler, process_running, summarize, summarize_window, write_samples_csv
 
 # A load tool gets its duration plus its timeout plus this before it is stopped as hung.
 DRIVER_GRACE_S = 30
@@ -30,6 +37,45 @@ LIVE_UPDATE_S = 1.0
 
 def _now_iso():
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _iso(epoch):
+    return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="milliseconds")
+
+
+def steady_window(now_epoch, warmup_s, duration_s):
+    """(start, end) in whole epoch seconds for a run starting now: start is the first whole second
+    after the warm-up, because ab records each request's start in whole seconds, so a window on
+    second boundaries takes exactly the requests that started in it."""
+    start = math.ceil(now_epoch + warmup_s)
+    return start, start + duration_s
+
+
+def window_record(kind, start_epoch, end_epoch, **extra):
+    """The record's `window`: "fresh" (a run of its own) or "steady" (inside a longer run)."""
+    return {"kind": kind, "start": _iso(start_epoch), "end": _iso(end_epoch),
+            "wall_s": round(end_epoch - start_epoch, 3), **extra}
+
+
+def phase_at(phases, elapsed_s):
+    """(name, seconds into it, its length) of the phase a run is in after `elapsed_s`; `phases` is
+    [(name, seconds), ...] in order. Past the end it stays in the last phase."""
+    began = 0.0
+    for name, length in phases:
+        if elapsed_s < began + length:
+            return name, elapsed_s - began, length
+        began += length
+    name, length = phases[-1]
+    return name, elapsed_s - (began - length), length
+
+
+def measured_resources(spec, samples, sampler, driver_cpu_s):
+    """/proc figures of the measured window: the whole run, or with a steady window only the
+    samples inside it (the driver's exact rusage CPU covers its whole run, so the sampled one)."""
+    if spec.window is None:
+        return summarize(samples, driver_cpu_s)
+    start, end = spec.window
+    return summarize_window(samples, sampler.seconds_since_start(start), sampler.seconds_since_start(end))
 
 
 class RunRecorder:
@@ -104,7 +150,7 @@ class BenchRunner:
         target = self.targets[session.mode]
         self.progress.session_starting(session, target, self.config.port)
         began = time.monotonic()
-        server = target.start(self.config.port, list(self.config.jvm_options))
+        server = target.start(self.config.port, list(self.config.jvm_options), jvm_defaults=self.config.jvm_defaults)
         self.started_sessions += 1
         record = {"index": session.index, "mode": session.mode, "repeat": session.repeat, "pid": server.pid,
                   "command": server.printable_command() if hasattr(server, "printable_command") else None}
@@ -174,21 +220,12 @@ class BenchRunner:
         service_s = self.scenario.service_time_s(config, level)
         ceiling = little_ceiling(level.concurrency, target.max_concurrent, service_s, config.rate)
         url = server.base_url + point.path
-        warmup = None
-        if point.warmup and config.warmup_s > 0:
-            self.progress.phase(point, f"warm-up {config.warmup_s} s", self._eta(point, config.warmup_s + config.duration_s))
-            run = self._drive(point, server, url, config.warmup_s, self.raw / f"{point.id}.warmup", "warm-up",
-                              ceiling, response_bytes, measured_after=True)
-            warmup = {"seconds": config.warmup_s, "ok_rps": run["load"].ok_rps if run["load"] else None,
-                      "failure": run["failure"]}
-
-        window_start = time.time()
-        run = self._drive(point, server, url, config.duration_s, self.raw / point.id, "measuring", ceiling,
-                          response_bytes)
-        window_end = time.time()
+        measure = self._measure_steady if config.steady else self._measure_fresh
+        measured = measure(point, server, url, ceiling, response_bytes)
+        run = measured["run"]
         write_samples_csv(self.raw / f"{point.id}.samples.csv", run["samples"])
 
-        jfr_summary = self._jfr_window(jfr, point, window_start, window_end)
+        jfr_summary = self._jfr_window(jfr, point, measured["start"], measured["end"])
         record = {
             "index": point.index, "id": point.id, "session": session.index, "mode": point.mode,
             "driver": point.driver, "scenario": self.scenario.name, "path": point.path, "url": url,
@@ -196,10 +233,8 @@ class BenchRunner:
             "depth": config.depth, "rate": config.rate, "repeat": point.repeat,
             "timeout_s": config.timeout_for(level), "service_time_s": service_s,
             "max_concurrent": target.max_concurrent,
-            "window": {"start": datetime.fromtimestamp(window_start, timezone.utc).isoformat(timespec="milliseconds"),
-                       "end": datetime.fromtimestamp(window_end, timezone.utc).isoformat(timespec="milliseconds"),
-                       "wall_s": round(window_end - window_start, 3)},
-            "warmup": warmup,
+            "window": measured["window"],
+            "warmup": measured["warmup"],
             "command": run["command"],
             "load": run["load"].to_dict() if run["load"] else None,
             "failure": run["failure"],
@@ -218,6 +253,44 @@ class BenchRunner:
         self.estimator.point_finished(point, time.monotonic() - began)
         self.progress.point_done(point, record, self._eta())
 
+    def _measure_fresh(self, point, server, url, ceiling, response_bytes):
+        """A warm-up run (when the point has one), then the window as a run of its own."""
+        config = self.config
+        warmup = None
+        if point.warmup and config.warmup_s > 0:
+            self.progress.phase(point, f"warm-up {config.warmup_s} s", self._eta(point, config.warmup_s + config.duration_s))
+            spec = self._spec(point, url, config.warmup_s, self.raw / f"{point.id}.warmup", ceiling)
+            run = self._drive(point, server, spec, [("warm-up", config.warmup_s)], response_bytes,
+                              after_s=config.duration_s)
+            warmup = {"seconds": config.warmup_s, "ok_rps": run["load"].ok_rps if run["load"] else None,
+                      "failure": run["failure"]}
+
+        window_start = time.time()
+        spec = self._spec(point, url, config.duration_s, self.raw / point.id, ceiling)
+        run = self._drive(point, server, spec, [("measuring", config.duration_s)], response_bytes)
+        window_end = time.time()
+        return {"run": run, "start": window_start, "end": window_end, "warmup": warmup,
+                "window": window_record("fresh", window_start, window_end)}
+
+    def _measure_steady(self, point, server, url, ceiling, response_bytes):
+        """One run of the tool: warm-up (with the connection ramp), the window on whole seconds,
+        then a drain so that the window's last requests can finish."""
+        config = self.config
+        now = time.time()
+        start, end = steady_window(now, config.warmup_s, config.duration_s)
+        # The tool starts a moment after `now`, so a run of this length still reaches the window's end.
+        spec = self._spec(point, url, math.ceil(end - now), self.raw / point.id, ceiling, window=(start, end))
+        warmup_s = start - now
+        phases = [("warm-up", warmup_s), ("measuring", config.duration_s), ("draining", spec.drain_s)]
+        self.progress.phase(point, f"warm-up {warmup_s:.0f} s, measuring {config.duration_s} s, drain {spec.drain_s} s "
+                                   f"in one {point.driver} run (steady)", self._eta(point, spec.run_seconds))
+        run = self._drive(point, server, spec, phases, response_bytes)
+        return {"run": run, "start": start, "end": end,
+                "warmup": {"seconds": round(warmup_s, 3), "same_run": True, "ok_rps": None, "failure": None},
+                "window": window_record("steady", start, end, epoch_s=[start, end], drain_s=spec.drain_s,
+                                        note="inside one continuous run of the load tool, after its warm-up and "
+                                             "connection ramp; only requests that started in the window count")}
+
     def _jfr_window(self, jfr, point, window_start, window_end):
         if not jfr.running:
             return {"available": False, "error": jfr.error}
@@ -226,14 +299,24 @@ class BenchRunner:
             return {"available": False, "error": jfr.error}
         return jfr.read_window(path, window_start, window_end)
 
-    def _drive(self, point, server, url, seconds, prefix, what, ceiling, response_bytes, measured_after=False):
-        """Runs the point's load tool for `seconds` while sampling; returns its parsed result."""
+    def _spec(self, point, url, seconds, prefix, ceiling, window=None):
         config = self.config
-        driver = DRIVERS[point.driver]
         spec = LoadSpec(url=url, concurrency=point.level.concurrency, duration_s=seconds,
                         timeout_s=config.timeout_for(point.level), rate=config.rate, side_file_prefix=prefix,
-                        expected_requests=int(ceiling * seconds * 1.5) + point.level.concurrency if ceiling else None)
+                        window=window)
+        if ceiling:
+            # ab must be given a request count: the Little's-law ceiling over the whole run, with room to spare.
+            spec = replace(spec, expected_requests=int(ceiling * spec.run_seconds * 1.5) + point.level.concurrency)
+        return spec
+
+    def _drive(self, point, server, spec, phases, response_bytes, after_s=0):
+        """Runs the point's load tool for spec.run_seconds while sampling; returns its parsed result.
+        `phases` name the parts of the run for the live line, `after_s` is the load still to come
+        after this run (for the ETA)."""
+        config = self.config
+        driver = DRIVERS[point.driver]
         command = driver.command(spec, self.executables[point.driver])
+        prefix = spec.side_file_prefix
         output_path = Path(f"{prefix}.out")
         sampler = WindowSampler(server.pid, config.sample_interval_s)
         children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -243,7 +326,7 @@ class BenchRunner:
         killed = False
         try:
             sampler.attach_driver(process.pid)
-            limit = seconds + spec.timeout_s + DRIVER_GRACE_S
+            limit = spec.run_seconds + spec.timeout_s + DRIVER_GRACE_S
             last_live = 0.0
             while process.poll() is None:
                 elapsed = time.monotonic() - began
@@ -254,8 +337,9 @@ class BenchRunner:
                     last_live = elapsed
                     rate = sampler.driver_read_rate()
                     rps = rate / response_bytes if rate is not None and response_bytes else None
-                    left = max(seconds - elapsed, 0) + (config.duration_s if measured_after else 0)
-                    self.progress.live(point, what, elapsed, seconds, rps, self._eta(point, left))
+                    what, into, length = phase_at(phases, elapsed)
+                    left = max(spec.run_seconds - elapsed, 0) + after_s
+                    self.progress.live(point, what, into, length, rps, self._eta(point, left))
                 time.sleep(0.1)
         finally:
             if process.poll() is None:
@@ -276,7 +360,7 @@ class BenchRunner:
         except (DriverOutputError, ValueError, KeyError) as e:
             failure = f"{driver.name} exit {process.returncode}: {e}"
         return {"load": load, "failure": failure, "command": " ".join(shlex.quote(c) for c in command),
-                "samples": samples, "resources": summarize(samples, driver_cpu_s),
+                "samples": samples, "resources": measured_resources(spec, samples, sampler, driver_cpu_s),
                 "side_files": [p for p in driver.side_files(spec) if Path(p).is_file()]}
 
     def _eta(self, point=None, current_left_s=0.0):

@@ -78,7 +78,7 @@ def read_machine_cpu():
 
 @dataclass(frozen=True)
 class Sample:
-    t: float                       # seconds since the window started
+    t: float                       # seconds since the sampler started
     server: ProcessReading | None
     driver: ProcessReading | None
     machine_busy_s: float
@@ -97,13 +97,19 @@ class WindowSampler:
         self._stop = threading.Event()
         self._thread = None
         self._t0 = None
+        self.started_epoch = None
 
     def start(self):
         self._t0 = time.monotonic()
+        self.started_epoch = time.time()
         self._take()
         self._thread = threading.Thread(target=self._loop, name="bench-sampler", daemon=True)
         self._thread.start()
         return self
+
+    def seconds_since_start(self, epoch):
+        """An epoch time on the samples' clock (Sample.t)."""
+        return epoch - self.started_epoch
 
     def attach_driver(self, pid):
         self.driver_pid = pid
@@ -181,6 +187,17 @@ def summarize(samples, driver_cpu_s=None):
             # What neither the server nor the driver used: other programs, the kernel, this harness.
             "other_cores": round(max(busy_cores - ours, 0.0), 3),
         }
+    return summary
+
+
+def summarize_window(samples, start_t, end_t):
+    """The figures of the samples taken in [start_t, end_t] (Sample.t seconds) only: a window inside
+    a longer run, its warm-up and drain left out. The driver's CPU is the sampled one, as its rusage
+    covers the whole run."""
+    inside = [s for s in samples if start_t <= s.t <= end_t]
+    summary = summarize(inside)
+    if summary is not None:
+        summary["window_t_s"] = [round(start_t, 3), round(end_t, 3)]
     return summary
 
 

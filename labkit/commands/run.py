@@ -27,6 +27,8 @@ def register(subparsers):
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, loopback only)")
     p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT",
                    help="extra JVM option, repeatable (e.g. --jvm-opt=-Xmx2g)")
+    p.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false",
+                   help="leave out domain-config/jvm.options (heap, young generation, Grizzly read buffer)")
     p.add_argument("--rebuild", action="store_true", help="rebuild the WAR and pool jar first")
     p.add_argument("--app", choices=("loomlab", "cargotracker"), default="loomlab",
                    help="the WAR to serve: loomlab (sleep/work API, default) or cargotracker (the Faces shipping app)")
@@ -43,7 +45,7 @@ def run(args):
     port = port_number(args.port)
     ensure_port_free(port, args.host)
     ensure_built(rebuild=args.rebuild)
-    server = PayaraMicro(mode, port=port, host=args.host, jvm_options=args.jvm_opt)
+    server = PayaraMicro(mode, port=port, host=args.host, jvm_options=args.jvm_opt, jvm_defaults=args.jvm_defaults)
     print(f"mode {mode.name}: {mode.description}")
     print("command:", server.printable_command(), flush=True)
     print(f"log: {server.log_path}", flush=True)

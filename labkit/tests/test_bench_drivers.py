@@ -155,3 +155,85 @@ def test_missing_tool_is_one_line_saying_how_to_get_it(tool, hint, monkeypatch, 
 def test_error_messages_are_sorted_into_kinds(message, kind):
     from loomlab_drivers.record import error_kind
     assert error_kind(message) == kind
+
+
+# -- ab: a steady window inside one run ------------------------------------------------------
+WINDOW = (1_800_000_010, 1_800_000_013)
+
+
+def write_ab_requests(prefix, seconds_and_ms):
+    """An `ab -g` file with one line per (start second, total ms), as ab writes it."""
+    lines = ["starttime\tseconds\tctime\tdtime\tttime\twait"]
+    lines += [f"Fri Jan 15 08:00:{s % 60:02d} 2027\t{s}\t0\t{ms}\t{ms}\t{ms}" for s, ms in seconds_and_ms]
+    Path(f"{prefix}.ab-requests.tsv").write_text("\n".join(lines) + "\n")
+
+
+def steady_spec(prefix, **changes):
+    values = dict(url="u", concurrency=50, duration_s=12, timeout_s=2.5, side_file_prefix=prefix, window=WINDOW)
+    values.update(changes)
+    return LoadSpec(**values)
+
+
+def ramp_window_and_drain():
+    start, end = WINDOW
+    return ([(start - 1, 3700)] * 40                     # the connection ramp, before the window
+            + [(start, 101)] * 100 + [(start + 1, 102)] * 100 + [(end - 1, 103)] * 99 + [(end - 1, 250)]
+            + [(end, 9000)] * 30)                        # started at the end second: drain, not window
+
+
+def test_ab_steady_window_counts_only_the_requests_that_started_inside_it(tmp_path):
+    write_ab_requests(tmp_path / "run", ramp_window_and_drain())
+    result = DRIVERS["ab"].parse((FIXTURES / "ab-ok.out").read_text(), steady_spec(tmp_path / "run"))
+    assert result.responses == result.ok == 300
+    assert result.duration_s == 3.0 and result.ok_rps == pytest.approx(100.0)
+    # Neither the ramp's 3.7 s nor the drain's 9 s reach the percentiles.
+    assert result.latency_ms.max == pytest.approx(250, rel=0.01)
+    assert result.latency_ms.p50 == pytest.approx(102, rel=0.01)
+    assert result.latency_ms.p99 == pytest.approx(103, rel=0.01)
+    assert "steady window" in result.latency_source and result.latency_hdr
+    assert result.complete and result.errors.total == 0
+    assert any("300 of the run's 370 requests" in note for note in result.notes)
+    assert any("error counts cover ab's whole run" in note for note in result.notes)
+
+
+def test_ab_steady_window_keeps_the_whole_runs_errors_and_says_so(tmp_path):
+    write_ab_requests(tmp_path / "run", ramp_window_and_drain())
+    result = DRIVERS["ab"].parse((FIXTURES / "ab-killed.out").read_text(), steady_spec(tmp_path / "run"))
+    # ab's summary: Receive 8431, Exceptions 4220 over the whole run; the window's count is from -g.
+    assert result.errors.reset == 8431 + 4220
+    assert result.responses == result.ok == 300
+    assert any("whole run" in note and "does not mark failures" in note for note in result.notes)
+
+
+def test_ab_steady_window_that_ab_may_have_cut_short_is_incomplete(tmp_path):
+    write_ab_requests(tmp_path / "run", ramp_window_and_drain())
+    output = re.sub(r"Complete requests:\s+\d+", "Complete requests:      50000", (FIXTURES / "ab-ok.out").read_text())
+    result = DRIVERS["ab"].parse(output, steady_spec(tmp_path / "run", expected_requests=10))
+    assert not result.complete
+    assert any("-n 50000" in note for note in result.notes)
+
+
+def test_ab_steady_window_without_its_requests_is_a_clear_failure(tmp_path):
+    output = (FIXTURES / "ab-ok.out").read_text()
+    with pytest.raises(DriverOutputError, match="no per-request file"):
+        DRIVERS["ab"].parse(output, steady_spec(tmp_path / "missing"))
+    start, end = WINDOW
+    write_ab_requests(tmp_path / "run", [(start - 1, 100), (end, 100)])
+    with pytest.raises(DriverOutputError, match=r"no request started inside the steady window .* among the 2"):
+        DRIVERS["ab"].parse(output, steady_spec(tmp_path / "run"))
+
+
+def test_ab_stopped_at_its_first_timeout_gives_no_steady_window(tmp_path):
+    with pytest.raises(DriverOutputError, match="70007.*steady window cannot be measured"):
+        DRIVERS["ab"].parse((FIXTURES / "ab-timeout.out").read_text(), steady_spec(tmp_path / "run"))
+
+
+def test_ab_steady_run_lasts_through_the_window_and_a_drain_of_one_timeout():
+    command = DRIVERS["ab"].command(spec(duration_s=12, timeout_s=2.5, window=WINDOW), "ab")
+    assert command[command.index("-t") + 1] == "15"  # 12 s to the window's end + 3 s drain (2.5 rounded up)
+    assert DRIVERS["ab"].command(spec(duration_s=12, timeout_s=2.5), "ab")[command.index("-t") + 1] == "12"
+
+
+def test_only_ab_can_measure_a_window_inside_a_run():
+    assert {name: driver.supports_window for name, driver in DRIVERS.items()} == {
+        "bombardier": False, "ab": True, "wrk": False}

@@ -11,7 +11,10 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from labkit import ROOT
+from labkit.payara import lab_jvm_options
 
 
 def bench_command(out, port, *extra):
@@ -54,6 +57,9 @@ def test_short_bench_under_three_tools_writes_plausible_results(tmp_path):
     point = run["points"][0]
     assert point["server"]["request_virtual"] is True
     assert point["jfr"]["available"] and point["jfr"]["heap_used_max_mb"] > 0
+    # The server ran with the lab's JVM defaults, and the recorded command says so.
+    assert run["config"]["jvm_defaults"] is True
+    assert all(option in run["sessions"][0]["command"] for option in lab_jvm_options())
     assert point["resources"]["driver"]["cpu_s"] > 0
     assert run["summary"][0]["metrics"]["ok_rps"]["n"] == 1
     env = json.loads((out / "env.json").read_text())
@@ -65,6 +71,47 @@ def test_short_bench_under_three_tools_writes_plausible_results(tmp_path):
         assert (out / name).stat().st_size > 1000
     assert (out / "raw" / f"{point['id']}.out").is_file() and (out / "servers").iterdir()
     assert not alive(point["server"]["pid"])
+
+
+def test_steady_window_inside_one_ab_run_counts_the_requests_that_started_in_it(tmp_path):
+    # The plain-JDK virtual-thread server: the cheapest target to start; 20 connections, 100 ms sleep.
+    out, concurrency, sleep_ms, duration_s = tmp_path / "run", 20, 100, 3
+    result = subprocess.run([sys.executable, "-m", "labkit.cli", "bench", "--modes", "jdk-virtual", "--driver", "ab",
+                             "--steady", "--concurrency", str(concurrency), "--sleep", str(sleep_ms), "--warmup", "2",
+                             "--duration", str(duration_s), "--timeout", "2", "--repeats", "1", "--port", "18113",
+                             "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "in one ab run (steady)" in result.stdout
+
+    run = json.loads((out / "results.json").read_text())
+    assert run["state"] == "complete" and run["config"]["steady"] is True
+    point = run["points"][0]
+    window, load = point["window"], point["load"]
+    assert window["kind"] == "steady" and window["wall_s"] == duration_s and window["drain_s"] == 2
+    assert point["warmup"]["same_run"] and point["warmup"]["seconds"] >= 2
+    assert point["failure"] is None and load["complete"] and "steady window" in load["latency_source"]
+    # Little's law: 20 connections, each request at least 100 ms, so at most 200 req/s; on a shared
+    # 2-core machine well above half of it.
+    ceiling = concurrency / (sleep_ms / 1000) * duration_s
+    assert 0.5 * ceiling <= load["ok"] <= 1.05 * ceiling + concurrency, load
+    assert load["duration_s"] == duration_s
+
+    start, end = window["epoch_s"]
+    lines = [l.split("\t") for l in (out / "raw" / f"{point['id']}.ab-requests.tsv").read_text().splitlines()[1:]]
+    in_window = [int(c[4]) for c in lines if start <= int(c[1]) < end]
+    assert len(in_window) == load["responses"] and len(lines) > len(in_window)  # warm-up and drain left out
+    assert min(in_window) >= sleep_ms
+
+    resources = point["resources"]
+    assert resources["window_t_s"][1] - resources["window_t_s"][0] == pytest.approx(duration_s)
+    samples_rows = len((out / "raw" / f"{point['id']}.samples.csv").read_text().splitlines()) - 1
+    assert 2 <= resources["samples"] < samples_rows and resources["server"]["cpu_s"] > 0
+    assert "steady" in (out / "report.md").read_text()
+
+    assert not alive(point["server"]["pid"])
+    leftovers = subprocess.run(["pgrep", "-f", "127.0.0.1:18113"], stdout=subprocess.PIPE, text=True).stdout
+    assert leftovers.strip() == "", "a load tool or server outlived the bench"
 
 
 def test_ctrl_c_stops_everything_and_reports_the_finished_points(tmp_path):

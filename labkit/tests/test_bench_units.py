@@ -8,11 +8,13 @@ import pytest
 
 from labkit.bench import config as options
 from labkit.bench.config import BenchConfig, LoadLevel, SleepSpec
-from labkit.bench.drivers import DRIVERS
+from labkit.bench.drivers import DRIVERS, LoadSpec
 from labkit.bench.jfr import epoch_seconds, iso_duration_s, summarize_events
 from labkit.bench.plan import Estimator, build_plan, format_duration
 from labkit.bench.results import derive, flags, little_ceiling, summarize, write_csv
-from labkit.bench.sampler import ProcessReading, Sample, process_running, read_process, summarize as summarize_samples
+from labkit.bench.runner import measured_resources, phase_at, steady_window
+from labkit.bench.sampler import (ProcessReading, Sample, process_running, read_process, summarize as summarize_samples,
+                                  summarize_window)
 from labkit.bench.scenarios import scenario
 from labkit.errors import UsageError
 
@@ -22,7 +24,7 @@ TARGETS = {"platform-4000": SimpleNamespace(max_concurrent=4000), "virtual": Sim
 def args(**given):
     values = dict(quick=False, modes=None, scenario=None, concurrency=None, sleep=None, depth=None, duration=None,
                   warmup=None, repeats=None, restart=None, drivers=None, rate=None, timeout=None, port=None,
-                  jvm_opt=None, name=None, out=None)
+                  jvm_opt=None, name=None, out=None, steady=False)
     values.update(given)
     return SimpleNamespace(**values)
 
@@ -73,6 +75,21 @@ def test_rate_is_refused_for_tools_without_a_fixed_rate_mode():
     assert build(drivers=("bombardier",), rate=100).rate == 100
 
 
+def test_jvm_defaults_are_on_unless_the_run_asks_for_a_plain_jvm():
+    assert build().jvm_defaults is True and build().to_dict()["jvm_defaults"] is True
+    assert build(jvm_defaults=False).jvm_defaults is False
+
+
+def test_steady_needs_ab_and_a_warm_up():
+    with pytest.raises(UsageError, match="use --driver ab"):
+        build(steady=True)  # the default driver is bombardier
+    with pytest.raises(UsageError, match="warm-up"):
+        build(steady=True, drivers=("ab",), warmup=0)
+    config = build(steady=True, drivers=("ab",))
+    assert config.steady and config.to_dict()["steady"] is True
+    assert build().to_dict()["steady"] is False
+
+
 def test_unknown_mode_and_driver_are_named():
     with pytest.raises(UsageError, match="'nosuch'"):
         build(modes=("virtual", "nosuch"))
@@ -104,6 +121,34 @@ def test_restart_per_mode_warms_each_level_once():
     assert len(sessions) == 2
     assert [p.warmup for p in sessions[0].points] == [True, False, False]
     assert sessions[0].points[0].path == "/api/sleep?min=5&max=9&depth=7"
+
+
+def test_steady_warms_every_point_because_each_is_a_run_with_its_own_ramp():
+    config = build(concurrency=options.concurrency_list("10"), repeats=3, restart="mode", steady=True, drivers=("ab",))
+    assert [p.warmup for s in build_plan(config, scenario("sleep")) for p in s.points] == [True] * 6
+
+
+def test_steady_eta_counts_the_drain_of_one_timeout_after_each_window():
+    config = build(concurrency=options.concurrency_list("10"), repeats=1, duration=10, warmup=5, timeout=2.5,
+                   steady=True, drivers=("ab",))
+    estimator = Estimator(config, build_plan(config, scenario("sleep")), start_guess_s=30, overhead_guess_s=0)
+    assert estimator.total_s() == 2 * 30 + 2 * (5 + 10 + 3)
+    # The same rounding as the load tool's own drain.
+    assert estimator.drain_s(build_plan(config, scenario("sleep"))[0].points[0]) == LoadSpec(
+        url="u", concurrency=10, duration_s=15, timeout_s=2.5, window=(1, 11)).drain_s
+
+
+def test_steady_window_starts_on_the_first_whole_second_after_the_warm_up():
+    assert steady_window(1000.2, 10, 30) == (1011, 1041)
+    assert steady_window(1000.0, 10, 30) == (1010, 1040)
+
+
+def test_live_line_names_the_phase_the_run_is_in():
+    phases = [("warm-up", 10.4), ("measuring", 30), ("draining", 3)]
+    assert phase_at(phases, 2.0) == ("warm-up", 2.0, 10.4)
+    assert phase_at(phases, 12.4) == pytest.approx(("measuring", 2.0, 30))
+    assert phase_at(phases, 41.0)[0] == "draining"
+    assert phase_at(phases, 50.0)[0] == "draining"
 
 
 def test_eta_shrinks_as_points_finish_and_learns_the_start_time():
@@ -209,6 +254,47 @@ def test_window_summary_turns_counters_into_cores_and_megabytes():
     assert summarize_samples(samples, driver_cpu_s=1.9)["driver"]["cpu_cores"] == pytest.approx(0.95)
 
 
+CPUS = os.cpu_count()
+
+
+def ramp_then_steady_samples():
+    """One sample a second for 12 s: a ramp (t < 4: server CPU 1.5 cores, 900 threads, driver busy),
+    then a steady state (0.5 cores, 200 threads, driver 0.1 cores)."""
+    samples, server_cpu, driver_cpu, busy = [], 0.0, 0.0, 0.0
+    for t in range(13):
+        ramp = t <= 4
+        samples.append(Sample(float(t), ProcessReading(server_cpu, (800 if ramp else 400) * 1024, 900 * 1024,
+                                                       900 if ramp else 200, None),
+                              ProcessReading(driver_cpu, 20 * 1024, 20 * 1024, 1, None), busy, 1000.0 + t * CPUS))
+        server_cpu += 1.5 if t < 4 else 0.5
+        driver_cpu += 0.9 if t < 4 else 0.1
+        busy += 2.4 if t < 4 else 0.6
+    return samples
+
+
+def test_steady_window_resources_come_from_the_samples_inside_it_only():
+    summary = summarize_window(ramp_then_steady_samples(), 5.0, 10.0)
+    assert summary["samples"] == 6 and summary["elapsed_s"] == 5.0
+    assert summary["server"]["cpu_cores"] == pytest.approx(0.5)
+    assert summary["server"]["threads_max"] == 200 and summary["server"]["rss_peak_mb"] == 400
+    assert summary["driver"]["cpu_cores"] == pytest.approx(0.1)
+    assert summary["machine"]["busy_cores"] == pytest.approx(0.6)
+    assert summary["machine"]["other_cores"] == pytest.approx(0.0)
+    assert summary["window_t_s"] == [5.0, 10.0]
+    # The whole run's figures would carry the ramp.
+    assert summarize_samples(ramp_then_steady_samples())["server"]["threads_max"] == 900
+
+
+def test_a_steady_spec_maps_its_epoch_window_onto_the_sampler_clock_and_ignores_the_runs_rusage():
+    sampler = SimpleNamespace(seconds_since_start=lambda epoch: epoch - 1_800_000_000.0)
+    steady = LoadSpec(url="u", concurrency=10, duration_s=10, timeout_s=2, window=(1_800_000_005, 1_800_000_010))
+    summary = measured_resources(steady, ramp_then_steady_samples(), sampler, driver_cpu_s=4.0)
+    assert summary["server"]["threads_max"] == 200
+    assert summary["driver"]["cpu_s"] == pytest.approx(0.5)  # sampled in the window, not the run's 4.0 s
+    fresh = LoadSpec(url="u", concurrency=10, duration_s=12, timeout_s=2)
+    assert measured_resources(fresh, ramp_then_steady_samples(), sampler, driver_cpu_s=4.0)["driver"]["cpu_s"] == 4.0
+
+
 # -- JFR ---------------------------------------------------------------------------------
 def test_jfr_events_count_only_inside_the_window():
     start = epoch_seconds("2026-01-01T10:00:00.000000000Z")
@@ -242,6 +328,28 @@ def test_iso_durations_and_timestamps():
 
 
 # -- report and charts -----------------------------------------------------------------------
+ENV = {"command": "./lab bench", "host": {"cpu_model": "cpu", "cpus": 2, "memory_gb": 24, "os": "Debian", "kernel": "6",
+                                          "ulimit_nofile": [20000, 20000], "loadavg_at_start": [0.1, 0.2, 0.3]},
+       "jdk": {"vendor": "v", "runtime_version": "25", "version": "25", "home": "/jdk"},
+       "payara_micro": "6.2025.10", "git": {"commit": "abc", "dirty": False}, "tools": {"bombardier": {"version": "b 1.2.6"}}}
+
+
+def windows_line(tmp_path, config):
+    from labkit.bench.report import write_report
+    points = [dict(point(), id="p1", index=1, repeat=1)]
+    run = {"state": "complete", "planned_points": 1, "started": "t0", "finished": "t1", "wall_s": 20,
+           "config": config.to_dict(), "env": ENV, "points": points, "summary": summarize(points), "charts": {}}
+    write_report(tmp_path / "report.md", run)
+    return next(l for l in (tmp_path / "report.md").read_text().splitlines() if l.startswith("| Windows |"))
+
+
+def test_report_says_when_windows_are_steady(tmp_path):
+    steady = windows_line(tmp_path, build(steady=True, drivers=("ab",), warmup=8, duration=20))
+    assert "steady" in steady and "one continuous run" in steady and "ramp stays outside" in steady
+    assert "warm-up 8 s" in steady and "measured 20 s" in steady
+    assert "steady" not in windows_line(tmp_path, build(warmup=8, duration=20))
+
+
 # matplotlib 3.9 calls pyparsing APIs that pyparsing 3.3 deprecates: noise, not a defect here.
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_report_and_charts_from_a_run_record(tmp_path):
@@ -256,12 +364,8 @@ def test_report_and_charts_from_a_run_record(tmp_path):
     for name in charts.values():
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     config = build(modes=("virtual", "platform-4000"), repeats=2).to_dict()
-    env = {"command": "./lab bench", "host": {"cpu_model": "cpu", "cpus": 2, "memory_gb": 24, "os": "Debian", "kernel": "6",
-                                              "ulimit_nofile": [20000, 20000], "loadavg_at_start": [0.1, 0.2, 0.3]},
-           "jdk": {"vendor": "v", "runtime_version": "25", "version": "25", "home": "/jdk"},
-           "payara_micro": "6.2025.10", "git": {"commit": "abc", "dirty": False}, "tools": {"bombardier": {"version": "b 1.2.6"}}}
     run = {"state": "interrupted", "planned_points": 8, "started": "t0", "finished": "t1", "wall_s": 75,
-           "config": config, "env": env, "points": points, "summary": summary, "charts": charts}
+           "config": config, "env": ENV, "points": points, "summary": summary, "charts": charts}
     write_report(tmp_path / "report.md", run)
     report = (tmp_path / "report.md").read_text()
     assert "**Interrupted** (Ctrl-C) after 4 of 8 points" in report

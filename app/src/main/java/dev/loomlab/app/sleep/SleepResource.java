@@ -1,5 +1,6 @@
 package dev.loomlab.app.sleep;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import dev.loomlab.app.api.JsonBuilders;
 import jakarta.json.JsonObject;
@@ -12,7 +13,11 @@ import jakarta.ws.rs.core.MediaType;
 /**
  * {@code GET /api/sleep?ms=100&depth=100}: blocks the request thread, as a call to a slow
  * database or service would, then says which thread served it.
+ *
+ * <p>One instance for the application: the resource holds no per-request state, and a new CDI
+ * instance per request cost ~10 % of the server's CPU per request in the profile (docs/results/virtual-pool-performance.md).
  */
+@ApplicationScoped
 @Path("sleep")
 public class SleepResource {
 
