@@ -17,10 +17,23 @@ JVM_DEFAULTS_FILE = ROOT / "domain-config" / "jvm.options"
 BIND_LOOPBACK = "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address={host}\n"
 
 
+# Options that size the heap or its young generation: one given by the caller replaces all of the
+# defaults' (a -Xmx1g after the defaults' -Xms4g would stop the JVM from starting).
+HEAP_SIZING = ("-Xms", "-Xmx", "-Xmn", "-XX:InitialHeapSize=", "-XX:MaxHeapSize=", "-XX:NewSize=", "-XX:MaxNewSize=")
+
+
 def lab_jvm_options(path=JVM_DEFAULTS_FILE):
     """The options of domain-config/jvm.options: one a line, `#` starts a comment line."""
     lines = (line.strip() for line in path.read_text().splitlines())
     return [line for line in lines if line and not line.startswith("#")]
+
+
+def with_lab_defaults(jvm_options, defaults):
+    """The defaults, then the caller's options; the defaults' heap sizing is left out when the
+    caller sizes the heap."""
+    sizes_heap = any(option.startswith(HEAP_SIZING) for option in jvm_options)
+    kept = [option for option in defaults if not (sizes_heap and option.startswith(HEAP_SIZING))]
+    return kept + list(jvm_options)
 
 
 class PayaraMicro:
@@ -32,8 +45,7 @@ class PayaraMicro:
         self.port = port
         self.host = host
         self.war = war
-        # The lab's defaults first, so that the caller's options (e.g. another -Xmx) win.
-        self.jvm_options = (lab_jvm_options() if jvm_defaults else []) + list(jvm_options)
+        self.jvm_options = with_lab_defaults(jvm_options, lab_jvm_options() if jvm_defaults else [])
         self.java_home = java_home or find_java_home()
         self.startup_timeout = startup_timeout
         self.run_dir = RUNS / f"{mode.name}-{port}"
