@@ -61,6 +61,9 @@ class Driver:
     executable_name = ""
     install_hint = ""
     supports_rate = False
+    # True when requests leave on a schedule whatever the server does and latency runs from each
+    # request's intended start (an open model); a rate-limited closed-model tool is not one.
+    open_model = False
     # True when the tool records each request's start time, so a window inside one continuous
     # run can be measured (LoadSpec.window); tools that only report whole runs cannot.
     supports_window = False

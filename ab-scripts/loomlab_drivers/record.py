@@ -67,6 +67,10 @@ class LoadResult:
     # False when the tool stopped before its planned end (ab aborts on a timeout, for one).
     complete: bool = True
     notes: list[str] = field(default_factory=list)
+    # 2xx answers per second of the window, when the tool records each request (steadiness check).
+    per_second_ok: list[int] | None = None
+    # Open model: how late the latest request left against its schedule (ms); latencies include it.
+    schedule_lag_max_ms: float | None = None
 
     @property
     def rps(self):

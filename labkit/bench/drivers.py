@@ -11,23 +11,24 @@ if str(DRIVERS_DIR) not in sys.path:
 
 from loomlab_drivers import DRIVERS, DriverOutputError, LoadResult, LoadSpec, ToolMissing  # noqa: E402
 
-INSTALL_BOMBARDIER = DRIVERS_DIR / "install-bombardier.sh"
+# Tools the lab builds itself from the Go module proxy when Go is there, and the script that does it.
+GO_INSTALLERS = {"bombardier": DRIVERS_DIR / "install-bombardier.sh", "vegeta": DRIVERS_DIR / "install-vegeta.sh"}
 
 __all__ = ["DRIVERS", "DriverOutputError", "LoadResult", "LoadSpec", "ToolMissing", "ensure_tools", "tool_version"]
 
 
 def ensure_tools(names, log=print):
     """The executable of every driver named, or a LabError with one line per missing tool.
-    bombardier is built from the Go module proxy when Go is there, like ./lab builds the WAR."""
+    bombardier and vegeta are built from the Go module proxy when Go is there, like ./lab builds the WAR."""
     executables, missing = {}, []
     for name in names:
         driver = DRIVERS[name]
         try:
             executables[name] = driver.find_executable()
         except ToolMissing as missing_tool:
-            if name == "bombardier" and _go_available():
-                log(f"bombardier is missing: building it once with {INSTALL_BOMBARDIER.relative_to(ROOT)}")
-                _build_bombardier()
+            if name in GO_INSTALLERS and _go_available():
+                log(f"{name} is missing: building it once with {GO_INSTALLERS[name].relative_to(ROOT)}")
+                _build(name)
                 executables[name] = driver.find_executable()
             else:
                 missing.append(str(missing_tool))
@@ -55,9 +56,9 @@ def _go_available():
         return False
 
 
-def _build_bombardier():
-    result = subprocess.run(["bash", str(INSTALL_BOMBARDIER)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
+def _build(name):
+    script = GO_INSTALLERS[name]
+    result = subprocess.run(["bash", str(script)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if result.returncode != 0:
         tail = "\n".join(result.stdout.splitlines()[-10:])
-        raise LabError(f"building bombardier failed ({INSTALL_BOMBARDIER.name}):\n{tail}")
+        raise LabError(f"building {name} failed ({script.name}):\n{tail}")

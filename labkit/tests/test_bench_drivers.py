@@ -234,6 +234,58 @@ def test_ab_steady_run_lasts_through_the_window_and_a_drain_of_one_timeout():
     assert DRIVERS["ab"].command(spec(duration_s=12, timeout_s=2.5), "ab")[command.index("-t") + 1] == "12"
 
 
-def test_only_ab_can_measure_a_window_inside_a_run():
+def test_only_ab_and_vegeta_can_measure_a_window_inside_a_run():
     assert {name: driver.supports_window for name, driver in DRIVERS.items()} == {
-        "bombardier": False, "ab": True, "wrk": False}
+        "bombardier": False, "ab": True, "wrk": False, "vegeta": True}
+
+
+def test_only_vegeta_is_an_open_model_though_bombardier_takes_a_rate_too():
+    assert {name for name, driver in DRIVERS.items() if driver.open_model} == {"vegeta"}
+    assert {name for name, driver in DRIVERS.items() if driver.supports_rate} == {"vegeta", "bombardier"}
+
+
+# -- vegeta: its results rows -> LoadResult (the intended-start correction and the counting) -------
+from loomlab_drivers.vegeta import parse_csv, summarize as summarize_vegeta  # noqa: E402
+
+MS = 1_000_000  # ns
+
+
+def vegeta_spec(rate=100, window=None):
+    return LoadSpec(url="http://127.0.0.1:1/api/sleep?ms=10", concurrency=1, duration_s=2, timeout_s=5, rate=rate,
+                    window=window)
+
+
+def test_vegeta_latency_runs_from_the_intended_start_when_a_request_left_late():
+    start = 1_700_000_000 * 1000 * MS
+    # 100 req/s: request n is due 10 ms after request n-1; request 5 left 300 ms late, answered in 12 ms.
+    rows = [(start + n * 10 * MS + (300 * MS if n == 5 else 0), 200, 12 * MS, "", n) for n in range(200)]
+    result = summarize_vegeta(rows, vegeta_spec())
+    assert result.ok == result.responses == 200 and result.errors.total == 0
+    assert result.latency_ms.max == pytest.approx(312, abs=1)
+    assert result.latency_ms.p50 == pytest.approx(12, abs=0.1)
+    assert result.schedule_lag_max_ms == pytest.approx(300)
+    assert result.latency_source.startswith("hdr:") and "intended start" in result.latency_source
+
+
+def test_vegeta_counts_status_0_by_error_text_and_non_2xx_as_answered_errors():
+    start = 1_700_000_000 * 1000 * MS
+    rows = [(start + n * 10 * MS, status, 5 * MS, error, n) for n, (status, error) in enumerate(
+        [(200, ""), (503, ""), (0, "Get \"http://x\": dial tcp 127.0.0.1:1: connect: connection refused"),
+         (0, "Get \"http://x\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)")])]
+    result = summarize_vegeta(rows, vegeta_spec())
+    assert (result.responses, result.ok) == (2, 1)
+    assert (result.errors.non_2xx, result.errors.connect, result.errors.timeout) == (1, 1, 1)
+
+
+def test_vegeta_window_keeps_the_requests_due_inside_it():
+    start_s = 1_700_000_000
+    rows = [(start_s * 1000 * MS + n * 10 * MS, 200, 5 * MS, "", n) for n in range(400)]  # 4 s at 100 req/s
+    result = summarize_vegeta(rows, vegeta_spec(window=(start_s + 1, start_s + 3)))
+    assert result.ok == 200 and result.duration_s == 2.0
+    assert result.per_second_ok == [100, 100]
+
+
+def test_vegeta_csv_rows_read_timestamp_status_latency_error_and_seq():
+    line = ('1795376544062357016,200,30026461,0,0,,,,7,GET,http://127.0.0.1:19101/api/sleep?ms=10,'
+            'Q29udGVudC1MZW5ndGg6IDY5DQo=')
+    assert parse_csv([line]) == [(1795376544062357016, 200, 30026461, "", 7)]

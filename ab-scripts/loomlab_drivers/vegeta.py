@@ -1,0 +1,158 @@
+"""vegeta (Go, net/http client): the open model. Requests leave at a fixed rate (`-rate`) whatever
+the server does; a stalled server therefore faces a growing queue, as it would in production.
+
+What vegeta measures, and what LoomLab adds:
+- vegeta times a request from the moment one of its workers takes the request's tick; it starts a
+  new worker whenever all are busy (`-max-workers` unbounded, its default), so that moment is the
+  scheduled one unless vegeta itself falls behind (CPU starved on a shared 2-core machine). Time
+  spent waiting for a connection is inside its latency.
+- LoomLab makes the latency run from each request's *intended* start: with the constant pacer,
+  request `seq` is due `seq` intervals (1 s / rate) after request 0, so
+  latency = answer time − intended start = vegeta's latency + how late the request left. A
+  stalled load tool then shows up in the percentiles too, not only a stalled server.
+- The results file (`-output`, vegeta's binary format) is read back through `vegeta encode
+  -to=csv` into an HdrHistogram (µs); it is kept, because result files of several load hosts
+  merge (`vegeta report a.bin b.bin`).
+
+Closed model with vegeta (used for warm-up iterations): `rate` None means `-rate=0` with
+`-max-workers=concurrency`, i.e. `concurrency` requests in flight, each sent when a worker is free.
+
+Counting: a result with status 0 is a failed request (its error text gives the kind); any other
+status is a response, 2xx ok. `-max-body=0`: bodies are not kept (only their status matters).
+"""
+import csv
+import subprocess
+from pathlib import Path
+
+from .base import Driver, DriverOutputError, LoadSpec, last_line
+from .record import (ErrorCounts, LoadResult, encode_histogram, error_kind, latency_from_histogram, new_histogram,
+                     record_us)
+
+# Connections vegeta may open to the server at once: a bound for the machine (each is a socket on
+# both sides), far above what a 2-core server sustains; requests beyond it wait for one, and that
+# wait is inside their latency.
+MAX_CONNECTIONS = 20_000
+
+
+class Vegeta(Driver):
+    name = "vegeta"
+    executable_name = "vegeta"
+    install_hint = "run ab-scripts/install-vegeta.sh (needs Go: apt-get install golang-go)"
+    supports_rate = True
+    open_model = True
+    supports_window = True
+
+    def results_file(self, spec: LoadSpec):
+        return Path(f"{spec.side_file_prefix}.vegeta.bin")
+
+    def targets_file(self, spec: LoadSpec):
+        return Path(f"{spec.side_file_prefix}.vegeta-targets")
+
+    def side_files(self, spec: LoadSpec):
+        return [self.results_file(spec), self.targets_file(spec)] if spec.side_file_prefix else []
+
+    def command(self, spec: LoadSpec, executable=None):
+        if not spec.side_file_prefix:
+            raise ValueError("vegeta writes its results to a file: the LoadSpec needs a side_file_prefix")
+        targets = self.targets_file(spec)
+        targets.parent.mkdir(parents=True, exist_ok=True)
+        targets.write_text(f"GET {spec.url}\n")
+        command = [executable or self.find_executable(), "attack",
+                   "-targets", str(targets), "-output", str(self.results_file(spec)),
+                   # With a window vegeta needs no drain of its own: after the attack it waits for
+                   # every answer (up to the timeout) before it ends.
+                   "-duration", f"{spec.duration_s}s",
+                   "-timeout", f"{max(1, round(spec.timeout_s * 1000))}ms",
+                   "-max-body", "0", "-keepalive=true", "-http2=false"]
+        if spec.rate:
+            command += ["-rate", f"{spec.rate}/1s", "-max-connections", str(MAX_CONNECTIONS)]
+        else:
+            # Closed model: at most `concurrency` workers, each sending when its answer came.
+            command += ["-rate", "0", "-workers", str(spec.concurrency), "-max-workers", str(spec.concurrency),
+                        "-max-connections", str(spec.concurrency)]
+        return command
+
+    def parse(self, output: str, spec: LoadSpec = None, wall_s=None):
+        if spec is None:
+            raise DriverOutputError("vegeta's results are in its -output file: the LoadSpec is needed to find it")
+        results = self.results_file(spec)
+        if not results.is_file() or results.stat().st_size == 0:
+            raise DriverOutputError("vegeta wrote no results: " + last_line(output))
+        rows = self.decode(results)
+        if not rows:
+            raise DriverOutputError("vegeta's results file holds no request: " + last_line(output))
+        return summarize(rows, spec, self.name)
+
+    def decode(self, results_path, executable=None):
+        """[(timestamp_ns, status, latency_ns, error, seq)] of every request in a results file."""
+        command = [executable or self.find_executable(), "encode", "-to=csv", str(results_path)]
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+        if done.returncode != 0:
+            raise DriverOutputError(f"vegeta encode failed: {last_line(done.stderr)}")
+        return parse_csv(done.stdout.splitlines())
+
+    def version_command(self, executable):
+        return [executable, "-version"]
+
+
+def parse_csv(lines):
+    """vegeta's CSV: timestamp (ns), code, latency (ns), bytes out, bytes in, error, body, attack,
+    seq, method, url, headers."""
+    rows = []
+    for columns in csv.reader(lines):
+        if len(columns) < 9:
+            continue
+        rows.append((int(columns[0]), int(columns[1]), int(columns[2]), columns[5], int(columns[8])))
+    return rows
+
+
+def summarize(rows, spec, tool="vegeta"):
+    """The LoadResult of a run's requests. With spec.rate the latency runs from each request's
+    intended start; with spec.window only requests *due* in [start, end) (epoch s) count."""
+    rows = sorted(rows, key=lambda r: r[4])
+    first_ns = rows[0][0]
+    interval_ns = 1_000_000_000 // spec.rate if spec.rate else None
+    window = spec.window
+    histogram = new_histogram()
+    errors = ErrorCounts()
+    responses = ok = 0
+    lag_max_ns = 0
+    per_second = {}
+    for timestamp, status, latency, error, seq in rows:
+        due = first_ns + seq * interval_ns if interval_ns else timestamp
+        if window and not window[0] * 1_000_000_000 <= due < window[1] * 1_000_000_000:
+            continue
+        finished = timestamp + latency
+        lag_max_ns = max(lag_max_ns, timestamp - due)
+        record_us(histogram, max(latency, finished - due) / 1000)
+        if status == 0:
+            errors.add(error_kind(error), 1)
+            continue
+        responses += 1
+        if 200 <= status < 300:
+            ok += 1
+            second = int((finished - (window[0] * 1_000_000_000 if window else first_ns)) // 1_000_000_000)
+            per_second[second] = per_second.get(second, 0) + 1
+        else:
+            errors.add("non_2xx", 1)
+    counted = histogram.get_total_count()
+    if not counted:
+        raise DriverOutputError("no request of vegeta's run was due inside the measured window")
+    duration_s = float(window[1] - window[0]) if window else float(spec.duration_s)
+    result = LoadResult(tool=tool, responses=responses, ok=ok, duration_s=duration_s, errors=errors,
+                        latency_ms=latency_from_histogram(histogram), latency_hdr=encode_histogram(histogram))
+    if interval_ns:
+        result.latency_source = ("hdr:vegeta results, from each request's intended start "
+                                 "(request 0's send + seq / rate), 1 us resolution")
+        result.schedule_lag_max_ms = round(lag_max_ns / 1e6, 3)
+    else:
+        result.latency_source = "hdr:vegeta results, closed model (from each request's send), 1 us resolution"
+    seconds = int(duration_s)
+    # ok answers per second of the window, by the second they arrived in (the last ones may arrive after it).
+    result.per_second_ok = [per_second.get(s, 0) for s in range(seconds)]
+    if window:
+        result.notes.append(f"steady window: {counted} requests were due in it")
+    return result
+
+
+DRIVER = Vegeta()
