@@ -25,7 +25,7 @@ def bench(*arguments, env=None):
     (["--modes", "virtual,nosuch"], "unknown mode 'nosuch'"),
     (["--driver", "jmeter"], "unknown driver 'jmeter'"),
     (["--driver", "wrk", "--rate", "100"], "--rate needs a driver with a fixed-rate mode"),
-    (["--steady"], "--steady needs a load tool that records each request's start: use --driver ab "
+    (["--steady"], "--steady needs a load tool that records each request's start: use --driver ab,vegeta "
                    "(bombardier and wrk only report whole runs)"),
     (["--steady", "--driver", "ab,wrk"], "--steady needs a load tool that records each request's start"),
     (["--steady", "--driver", "ab", "--warmup", "0"], "--steady needs a warm-up"),
