@@ -11,6 +11,8 @@ COMMAND_MODULES = (
     "labkit.commands.run",
     "labkit.commands.test",
     "labkit.bench.command",
+    "labkit.capacity.command",
+    "labkit.commands.report",
     "labkit.commands.memory",
     "labkit.commands.micro",
 )

@@ -31,7 +31,7 @@ from .record import (ErrorCounts, LoadResult, encode_histogram, error_kind, late
 # Connections vegeta may open to the server at once: a bound for the machine (each is a socket on
 # both sides), far above what a 2-core server sustains; requests beyond it wait for one, and that
 # wait is inside their latency.
-MAX_CONNECTIONS = 20_000
+MAX_CONNECTIONS = 15_000
 
 
 class Vegeta(Driver):
@@ -117,7 +117,7 @@ def summarize(rows, spec, tool="vegeta"):
     errors = ErrorCounts()
     responses = ok = 0
     lag_max_ns = 0
-    per_second = {}
+    answered = []  # (due, finished) of the 2xx answers
     for timestamp, status, latency, error, seq in rows:
         due = first_ns + seq * interval_ns if interval_ns else timestamp
         if window and not window[0] * 1_000_000_000 <= due < window[1] * 1_000_000_000:
@@ -131,8 +131,7 @@ def summarize(rows, spec, tool="vegeta"):
         responses += 1
         if 200 <= status < 300:
             ok += 1
-            second = int((finished - (window[0] * 1_000_000_000 if window else first_ns)) // 1_000_000_000)
-            per_second[second] = per_second.get(second, 0) + 1
+            answered.append(finished)
         else:
             errors.add("non_2xx", 1)
     counted = histogram.get_total_count()
@@ -147,9 +146,14 @@ def summarize(rows, spec, tool="vegeta"):
         result.schedule_lag_max_ms = round(lag_max_ns / 1e6, 3)
     else:
         result.latency_source = "hdr:vegeta results, closed model (from each request's send), 1 us resolution"
-    seconds = int(duration_s)
-    # ok answers per second of the window, by the second they arrived in (the last ones may arrive after it).
-    result.per_second_ok = [per_second.get(s, 0) for s in range(seconds)]
+    # 2xx answers per second, by the second they arrived in, counted from the window's start plus the
+    # median latency: in a steady state each second then holds the answers to one second of requests.
+    origin = (window[0] * 1_000_000_000 if window else first_ns) + histogram.get_value_at_percentile(50) * 1000
+    per_second = {}
+    for finished in answered:
+        second = int((finished - origin) // 1_000_000_000)
+        per_second[second] = per_second.get(second, 0) + 1
+    result.per_second_ok = [per_second.get(s, 0) for s in range(int(duration_s))]
     if window:
         result.notes.append(f"steady window: {counted} requests were due in it")
     return result

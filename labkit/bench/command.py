@@ -13,6 +13,7 @@ from ..process import ensure_port_free
 from ..targets import all_targets
 from . import config as options
 from .config import BenchConfig
+from .cpus import cpu_pinning
 from .drivers import DRIVERS, ensure_tools
 from .env import collect
 from .progress import Progress
@@ -31,7 +32,9 @@ examples:
   ./lab bench --modes virtual,platform-4000 --concurrency 1000,6000 --sleep 100
   ./lab bench --concurrency 1000@100,6000@2000         a sleep per level: CONCURRENCY@SLEEP
   ./lab bench --driver bombardier,ab,wrk --sleep 50-150   the same points under three tools
-  ./lab bench --modes virtual --concurrency 2000 --rate 5000   open model: fixed rate (bombardier)
+  ./lab bench --modes virtual --concurrency 2000 --rate 5000   open model: 5000 req/s (vegeta), latency from
+                                                       each request's intended start
+  ./lab bench --cpus server=1,driver=0                 server and load tool on different cores
   ./lab bench --driver ab --steady --concurrency 6000@2000     windows inside one ab run, ramp excluded
 
 Results go to results/<timestamp>-<name>/ (report.md, results.json, results.csv, charts, raw/).
@@ -68,9 +71,16 @@ def register(subparsers):
                    help="'repeat': each repeat starts every server afresh, modes interleaved (default); "
                         "'mode': one server per mode, repeats back to back")
     p.add_argument("--driver", dest="drivers", type=options.name_list, metavar="LIST",
-                   help="load tool(s): " + ", ".join(DRIVERS) + " (default bombardier); several run every point under each")
+                   help="load tool(s): " + ", ".join(DRIVERS) + " (default bombardier, vegeta with --rate); "
+                        "several run every point under each")
     p.add_argument("--rate", type=options.bounded_int(1, 10_000_000, "--rate"), metavar="REQ_PER_S",
-                   help="open model: a fixed request rate (bombardier); concurrency then bounds the connections")
+                   help="a fixed request rate. With vegeta (the default then) an open model: requests leave on "
+                        "schedule whatever the server does and latency runs from each request's intended start. "
+                        "With --driver bombardier only a rate limit over --concurrency connections: a stalled "
+                        "server still receives fewer requests and latency runs from the actual send")
+    p.add_argument("--cpus", type=cpu_pinning, metavar="server=CPUS,driver=CPUS",
+                   help="pin the server and the load tool to different CPUs (e.g. server=1,driver=0); "
+                        "recorded in env.json and the report")
     p.add_argument("--steady", action="store_true",
                    help="measure each window inside one continuous run of the load tool (warm-up, window, then "
                         "a drain of one timeout), counting only requests that start in the window, so the "
@@ -111,7 +121,7 @@ def run(args):
 
     out_dir.mkdir(parents=True, exist_ok=True)
     command_line = "./lab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "./lab bench"
-    env = collect(java_home, executables, command_line)
+    env = collect(java_home, executables, command_line, config.cpus)
     planned = len(config.modes) * len(config.drivers) * len(config.levels) * config.repeats
     progress = Progress(planned)
     recorder = RunRecorder(out_dir, config, env, planned)

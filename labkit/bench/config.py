@@ -180,6 +180,8 @@ class BenchConfig:
     steady: bool = False
     # False: Payara Micro starts without domain-config/jvm.options (only --jvm-opt).
     jvm_defaults: bool = True
+    # --cpus: server and load tool pinned to different cores (CpuPinning), None = not pinned.
+    cpus: object = None
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)
@@ -195,6 +197,7 @@ class BenchConfig:
             "jvm_options": list(self.jvm_options), "name": self.name, "quick": self.quick,
             "sample_interval_s": self.sample_interval_s, "steady": self.steady,
             "jvm_defaults": self.jvm_defaults,
+            "cpus": self.cpus.to_dict() if self.cpus else None,
         }
 
     @classmethod
@@ -210,7 +213,9 @@ class BenchConfig:
         unknown = [m for m in modes if m not in known_targets]
         if unknown:
             raise UsageError(f"unknown mode '{unknown[0]}' in --modes; choose from: {', '.join(known_targets)}")
-        drivers = pick("drivers")
+        rate = args.rate
+        # A rate is an open-model point: its default tool is the open-model one.
+        drivers = args.drivers or (("vegeta",) if rate is not None else preset["drivers"])
         unknown = [d for d in drivers if d not in known_drivers]
         if unknown:
             raise UsageError(f"unknown driver '{unknown[0]}'; choose from: {', '.join(known_drivers)}")
@@ -218,11 +223,11 @@ class BenchConfig:
         levels = tuple(LoadLevel(c, s or sleep) for c, s in pick("concurrency"))
         if len(set(levels)) != len(levels):
             raise UsageError("--concurrency lists the same level twice")
-        rate = args.rate
         if rate is not None:
             no_rate = [d for d in drivers if not known_drivers[d].supports_rate]
             if no_rate:
-                raise UsageError(f"--rate needs a driver with a fixed-rate mode (bombardier); {', '.join(no_rate)} has none")
+                raise UsageError(f"--rate needs a driver with a fixed-rate mode (vegeta, or bombardier's rate limit); "
+                                 f"{', '.join(no_rate)} has none")
         steady = bool(getattr(args, "steady", False))
         if steady:
             _check_steady(drivers, known_drivers, pick("warmup"))
@@ -236,7 +241,8 @@ class BenchConfig:
                      restart=pick("restart"), drivers=tuple(drivers), rate=rate, timeout_s=timeout,
                      port=pick("port"), jvm_options=tuple(args.jvm_opt or ()), name=pick("name"),
                      out_dir=Path(args.out) if args.out else None, quick=bool(args.quick), steady=steady,
-                     jvm_defaults=getattr(args, "jvm_defaults", None) is not False)
+                     jvm_defaults=getattr(args, "jvm_defaults", None) is not False,
+                     cpus=getattr(args, "cpus", None))
         return config
 
 

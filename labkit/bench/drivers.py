@@ -10,11 +10,14 @@ if str(DRIVERS_DIR) not in sys.path:
     sys.path.insert(0, str(DRIVERS_DIR))
 
 from loomlab_drivers import DRIVERS, DriverOutputError, LoadResult, LoadSpec, ToolMissing  # noqa: E402
+from loomlab_drivers.record import PERCENTILES, new_histogram  # noqa: E402
+from loomlab_drivers.vegeta import MAX_CONNECTIONS as MAX_CONNECTIONS_OPEN_MODEL  # noqa: E402
 
 # Tools the lab builds itself from the Go module proxy when Go is there, and the script that does it.
 GO_INSTALLERS = {"bombardier": DRIVERS_DIR / "install-bombardier.sh", "vegeta": DRIVERS_DIR / "install-vegeta.sh"}
 
-__all__ = ["DRIVERS", "DriverOutputError", "LoadResult", "LoadSpec", "ToolMissing", "ensure_tools", "tool_version"]
+__all__ = ["DRIVERS", "DriverOutputError", "LoadResult", "LoadSpec", "PERCENTILES", "ToolMissing", "ensure_tools",
+           "new_histogram", "tool_version"]
 
 
 def ensure_tools(names, log=print):

@@ -13,7 +13,7 @@ from ..jdk import feature_version
 from .drivers import tool_version
 
 
-def collect(java_home, executables, command_line):
+def collect(java_home, executables, command_line, cpus=None):
     return {
         "collected": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": command_line,
@@ -31,6 +31,8 @@ def collect(java_home, executables, command_line):
         "git": _git(),
         "tools": {name: {"path": path, "version": tool_version(name, path)} for name, path in executables.items()},
         "python": sys.version.split()[0],
+        # --cpus: which CPUs the server and the load tool were pinned to (null: not pinned).
+        "cpus": cpus.to_dict() if cpus else None,
     }
 
 

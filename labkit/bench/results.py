@@ -8,6 +8,8 @@ import math
 import statistics
 from pathlib import Path
 
+from .steadiness import NOT_STEADY_SHARE
+
 SCHEMA = "loomlab.bench/1"
 # Driver CPU above this share of one core: the load tool, not the server, may set the pace.
 CLIENT_BOUND_CORES = 0.9
@@ -77,7 +79,9 @@ FLAG_MEANINGS = {
     "other-load": f"programs other than server and load tool used more than {OTHER_LOAD_CORES} cores: the machine was shared",
     "errors": "some requests failed (timeouts, resets, non-2xx): see the error columns",
     "incomplete": "the load tool stopped before the planned end (ab stops at its first timeout)",
-    "rate-not-reached": f"under {RATE_REACHED_SHARE:.0%} of --rate was reached: latencies then include waiting for a free connection",
+    "rate-not-reached": f"under {RATE_REACHED_SHARE:.0%} of the rate was answered with 2xx in the window",
+    "not-steady": f"the window's per-second 2xx throughput varied or trended by more than {NOT_STEADY_SHARE:.0%} "
+                  "(see `steadiness`): a warm-up still going on, a GC storm or a growing queue",
 }
 
 # Figures aggregated over repeats, as (name, path into the point record).
@@ -181,13 +185,13 @@ CSV_COLUMNS = (
 )
 
 
-def write_csv(path, records):
+def write_csv(path, records, columns=CSV_COLUMNS):
     with open(path, "w", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow([name for name, _ in CSV_COLUMNS])
+        writer.writerow([name for name, _ in columns])
         for record in records:
             row = []
-            for name, column_path in CSV_COLUMNS:
+            for name, column_path in columns:
                 value = value_at(record, column_path)
                 if isinstance(value, list):
                     value = ";".join(value)

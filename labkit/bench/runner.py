@@ -17,6 +17,7 @@ import resource
 import shlex
 import shutil
 import time
+from contextlib import nullcontext
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -25,6 +26,7 @@ from urllib.parse import urlsplit
 from ..errors import LabError
 from ..process import spawn, stop, tail
 from .drivers import DRIVERS, DriverOutputError, LoadSpec
+from .cpus import allowed_cpus
 from .jfr import JfrRecorder
 from .plan import Estimator, build_plan
 from .results import SCHEMA, derive, flags, little_ceiling, summarize as summarize_points, write_csv, write_json
@@ -76,6 +78,94 @@ def measured_resources(spec, samples, sampler, driver_cpu_s):
         return summarize(samples, driver_cpu_s)
     start, end = spec.window
     return summarize_window(samples, sampler.seconds_since_start(start), sampler.seconds_since_start(end))
+
+
+def probe(server, path, mode):
+    """One request before the load: the scenario must answer 2xx (else the whole run would only
+    measure errors), and its size turns the driver's read bytes into a live req/s."""
+    parts = urlsplit(server.base_url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=65)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        body = response.read()
+    except OSError as e:
+        raise LabError(f"{mode}: GET {path} failed before the load started: {e}") from None
+    finally:
+        connection.close()
+    if not 200 <= response.status < 300:
+        raise LabError(f"{mode}: GET {path} answered {response.status} before the load started: "
+                       f"{body[:200].decode(errors='replace')}")
+    headers = sum(len(k) + len(v) + 4 for k, v in response.getheaders())
+    return len(f"HTTP/1.1 {response.status} {response.reason}\r\n") + headers + 2 + len(body)
+
+
+def keep_log(server, out_dir, label):
+    """Copies the server's console log to servers/<label>.log; its path inside out_dir, or None."""
+    source = Path(getattr(server, "log_path", "") or "")
+    if not source.is_file():
+        return None
+    target = Path(out_dir) / "servers" / f"{label}.log"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    return str(target.relative_to(out_dir))
+
+
+def start_server(target, config):
+    """Starts the target on config.port, on the server's CPUs when --cpus pins it."""
+    with (config.cpus.server_affinity() if config.cpus else nullcontext()):
+        return target.start(config.port, list(config.jvm_options), jvm_defaults=config.jvm_defaults)
+
+
+def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response_bytes=None, on_live=None,
+          cpus=None):
+    """One run of a load tool against a running server, sampled from /proc: returns {load (the
+    LoadResult or None), failure, command, samples, resources, side_files}. `on_live(elapsed_s,
+    rps)` is called about every second (rps from the tool's read bytes ÷ `response_bytes`);
+    `cpus` (CpuPinning) runs the tool under taskset. A tool that does not end on time is stopped."""
+    command = (cpus.driver_prefix() if cpus else []) + driver.command(spec, executable)
+    output_path = Path(f"{spec.side_file_prefix}.out")
+    sampler = WindowSampler(server_pid, sample_interval_s)
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    sampler.start()
+    began = time.monotonic()
+    process = spawn(command, output_path, cwd=cwd)
+    killed = False
+    try:
+        sampler.attach_driver(process.pid)
+        limit = spec.run_seconds + spec.timeout_s + DRIVER_GRACE_S
+        last_live = 0.0
+        while process.poll() is None:
+            elapsed = time.monotonic() - began
+            if elapsed > limit:
+                killed = True
+                break
+            if on_live and elapsed - last_live >= LIVE_UPDATE_S:
+                last_live = elapsed
+                rate = sampler.driver_read_rate()
+                on_live(elapsed, rate / response_bytes if rate is not None and response_bytes else None)
+            time.sleep(0.1)
+    finally:
+        if process.poll() is None:
+            stop(process, grace_seconds=5)
+        samples = sampler.stop()
+    wall_s = time.monotonic() - began
+    children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The driver is the only child reaped in this window, so the children's rusage delta is its exact CPU.
+    driver_cpu_s = ((children_after.ru_utime + children_after.ru_stime)
+                    - (children_before.ru_utime + children_before.ru_stime))
+    output = output_path.read_text(errors="replace") if output_path.is_file() else ""
+    load, failure = None, None
+    try:
+        load = driver.parse(output, spec, wall_s=wall_s)
+        if killed:
+            load.complete = False
+            load.notes.append(f"stopped by the harness after {wall_s:.0f} s: the tool did not end on time")
+    except (DriverOutputError, ValueError, KeyError) as e:
+        failure = f"{driver.name} exit {process.returncode}: {e}"
+    return {"load": load, "failure": failure, "command": " ".join(shlex.quote(c) for c in command),
+            "samples": samples, "resources": measured_resources(spec, samples, sampler, driver_cpu_s),
+            "side_files": [p for p in driver.side_files(spec) if Path(p).is_file()]}
 
 
 class RunRecorder:
@@ -150,10 +240,11 @@ class BenchRunner:
         target = self.targets[session.mode]
         self.progress.session_starting(session, target, self.config.port)
         began = time.monotonic()
-        server = target.start(self.config.port, list(self.config.jvm_options), jvm_defaults=self.config.jvm_defaults)
+        server = start_server(target, self.config)
         self.started_sessions += 1
         record = {"index": session.index, "mode": session.mode, "repeat": session.repeat, "pid": server.pid,
-                  "command": server.printable_command() if hasattr(server, "printable_command") else None}
+                  "command": server.printable_command() if hasattr(server, "printable_command") else None,
+                  "cpus_allowed": allowed_cpus(server.pid)}
         try:
             record["start_s"] = round(time.monotonic() - began, 1)
             self.estimator.server_started(record["start_s"])
@@ -182,31 +273,10 @@ class BenchRunner:
             return {}
 
     def _probe(self, server, path, mode):
-        """One request before the load: the scenario must answer 2xx (else the whole run would only
-        measure errors), and its size turns the driver's read bytes into a live req/s."""
-        parts = urlsplit(server.base_url)
-        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=65)
-        try:
-            connection.request("GET", path)
-            response = connection.getresponse()
-            body = response.read()
-        except OSError as e:
-            raise LabError(f"{mode}: GET {path} failed before the load started: {e}") from None
-        finally:
-            connection.close()
-        if not 200 <= response.status < 300:
-            raise LabError(f"{mode}: GET {path} answered {response.status} before the load started: "
-                           f"{body[:200].decode(errors='replace')}")
-        headers = sum(len(k) + len(v) + 4 for k, v in response.getheaders())
-        return len(f"HTTP/1.1 {response.status} {response.reason}\r\n") + headers + 2 + len(body)
+        return probe(server, path, mode)
 
     def _keep_log(self, server, session):
-        source = Path(getattr(server, "log_path", "") or "")
-        if not source.is_file():
-            return None
-        target = self.out_dir / "servers" / f"{session.index:02d}-{session.label}.log"
-        shutil.copyfile(source, target)
-        return str(target.relative_to(self.out_dir))
+        return keep_log(server, self.out_dir, f"{session.index:02d}-{session.label}")
 
     # -- one point ---------------------------------------------------------------------------
     def _run_point(self, point, session, server, jfr, info, response_bytes):
@@ -313,55 +383,12 @@ class BenchRunner:
         """Runs the point's load tool for spec.run_seconds while sampling; returns its parsed result.
         `phases` name the parts of the run for the live line, `after_s` is the load still to come
         after this run (for the ETA)."""
-        config = self.config
-        driver = DRIVERS[point.driver]
-        command = driver.command(spec, self.executables[point.driver])
-        prefix = spec.side_file_prefix
-        output_path = Path(f"{prefix}.out")
-        sampler = WindowSampler(server.pid, config.sample_interval_s)
-        children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        sampler.start()
-        began = time.monotonic()
-        process = spawn(command, output_path, cwd=self.out_dir)
-        killed = False
-        try:
-            sampler.attach_driver(process.pid)
-            limit = spec.run_seconds + spec.timeout_s + DRIVER_GRACE_S
-            last_live = 0.0
-            while process.poll() is None:
-                elapsed = time.monotonic() - began
-                if elapsed > limit:
-                    killed = True
-                    break
-                if elapsed - last_live >= LIVE_UPDATE_S:
-                    last_live = elapsed
-                    rate = sampler.driver_read_rate()
-                    rps = rate / response_bytes if rate is not None and response_bytes else None
-                    what, into, length = phase_at(phases, elapsed)
-                    left = max(spec.run_seconds - elapsed, 0) + after_s
-                    self.progress.live(point, what, into, length, rps, self._eta(point, left))
-                time.sleep(0.1)
-        finally:
-            if process.poll() is None:
-                stop(process, grace_seconds=5)
-            samples = sampler.stop()
-        wall_s = time.monotonic() - began
-        children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        # The driver is the only child reaped in this window, so the children's rusage delta is its exact CPU.
-        driver_cpu_s = ((children_after.ru_utime + children_after.ru_stime)
-                        - (children_before.ru_utime + children_before.ru_stime))
-        output = output_path.read_text(errors="replace") if output_path.is_file() else ""
-        load, failure = None, None
-        try:
-            load = driver.parse(output, spec, wall_s=wall_s)
-            if killed:
-                load.complete = False
-                load.notes.append(f"stopped by the harness after {wall_s:.0f} s: the tool did not end on time")
-        except (DriverOutputError, ValueError, KeyError) as e:
-            failure = f"{driver.name} exit {process.returncode}: {e}"
-        return {"load": load, "failure": failure, "command": " ".join(shlex.quote(c) for c in command),
-                "samples": samples, "resources": measured_resources(spec, samples, sampler, driver_cpu_s),
-                "side_files": [p for p in driver.side_files(spec) if Path(p).is_file()]}
+        def live(elapsed, rps):
+            what, into, length = phase_at(phases, elapsed)
+            left = max(spec.run_seconds - elapsed, 0) + after_s
+            self.progress.live(point, what, into, length, rps, self._eta(point, left))
+        return drive(DRIVERS[point.driver], self.executables[point.driver], spec, server.pid, self.out_dir,
+                     self.config.sample_interval_s, response_bytes, live, self.config.cpus)
 
     def _eta(self, point=None, current_left_s=0.0):
         return self.estimator.remaining_s(self.done_points, self.started_sessions, current_left_s)

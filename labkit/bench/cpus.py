@@ -1,0 +1,87 @@
+"""--cpus server=1,driver=0: the server and the load tool on different cores.
+
+The server is started from a harness thread whose affinity is the server's CPUs, so the JVM
+inherits them from its first instruction (and sizes its GC and compiler threads for them, as a
+container would); the load tool runs under `taskset -c`, which shows in its recorded command.
+Each process's allowed CPUs are read back from /proc and recorded.
+"""
+import argparse
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+ROLES = ("server", "driver")
+
+
+@dataclass(frozen=True)
+class CpuPinning:
+    server: tuple | None = None
+    driver: tuple | None = None
+
+    def to_dict(self):
+        return {"server": _text(self.server), "driver": _text(self.driver)}
+
+    def __str__(self):
+        return ", ".join(f"{role} on CPU {_text(getattr(self, role))}" for role in ROLES if getattr(self, role))
+
+    def driver_prefix(self):
+        return ["taskset", "-c", _text(self.driver)] if self.driver else []
+
+    @contextmanager
+    def server_affinity(self):
+        """Within the block, processes started from this thread run on the server's CPUs."""
+        if not self.server:
+            yield
+            return
+        before = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, set(self.server))
+        try:
+            yield
+        finally:
+            os.sched_setaffinity(0, before)
+
+
+def cpu_pinning(text, cpu_count=None):
+    """argparse type: 'server=1,driver=0'; a value is a CPU, a range (2-3) or CPUs joined by '+'."""
+    cpu_count = cpu_count or os.cpu_count() or 1
+    chosen = {}
+    for item in text.split(","):
+        role, _, value = item.strip().partition("=")
+        if role not in ROLES or not value:
+            raise argparse.ArgumentTypeError(f"--cpus takes server=CPUS,driver=CPUS (e.g. server=1,driver=0), was '{text}'")
+        if role in chosen:
+            raise argparse.ArgumentTypeError(f"--cpus names {role} twice")
+        chosen[role] = _cpus(value, cpu_count)
+    if len(chosen) == 2 and set(chosen["server"]) & set(chosen["driver"]):
+        raise argparse.ArgumentTypeError(f"--cpus: server and driver share CPU(s) "
+                                         f"{_text(sorted(set(chosen['server']) & set(chosen['driver'])))}")
+    return CpuPinning(**chosen)
+
+
+def _cpus(value, cpu_count):
+    cpus = set()
+    for part in value.split("+"):
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise argparse.ArgumentTypeError(f"--cpus: '{value}' is not a CPU list (e.g. 1, 2-3 or 0+2)")
+        first, last = int(low), int(high or low)
+        if first > last or last >= cpu_count:
+            raise argparse.ArgumentTypeError(f"--cpus: '{value}' is outside this machine's CPUs 0-{cpu_count - 1}")
+        cpus.update(range(first, last + 1))
+    return tuple(sorted(cpus))
+
+
+def _text(cpus):
+    return ",".join(str(c) for c in cpus) if cpus else None
+
+
+def allowed_cpus(pid):
+    """The process's Cpus_allowed_list from /proc, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("Cpus_allowed_list:"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return None

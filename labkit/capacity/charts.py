@@ -1,0 +1,102 @@
+"""The capacity charts: latency against offered load (one line per target, the goal drawn in),
+and the percentile spectrum at capacity (merged histograms, log scales)."""
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
+
+CHARTS = {"latency_vs_load": "latency-vs-load.png", "spectrum": "percentile-spectrum.png"}
+
+
+def _log_axis(axis):
+    axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def _sleeps(run):
+    return [(s["sleep_min_ms"], s["sleep_max_ms"], s["goal_ms"]) for s in run["config"]["sleeps"]]
+
+
+def latency_vs_load(run, path):
+    sleeps = _sleeps(run)
+    figure, axes = plt.subplots(1, len(sleeps), figsize=(max(6.5 * len(sleeps), 7), 5), squeeze=False)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    percentile = run["config"]["goal"]["percentile"]
+    label = {"p999": "p99.9"}.get(percentile, percentile)
+    for ax, (low, high, goal) in zip(axes[0], sleeps):
+        for i, mode in enumerate(run["config"]["modes"]):
+            points = [p for p in run["points"] if p["mode"] == mode and p["sleep_max_ms"] == high
+                      and p["sleep_min_ms"] == low and (p.get("load") or {}).get("latency_ms")]
+            if not points:
+                continue
+            color = colors[i % len(colors)]
+            search = sorted((p["rate"], p["load"]["latency_ms"][percentile]) for p in points if p["phase"] == "search")
+            confirm = [(p["rate"], p["load"]["latency_ms"][percentile]) for p in points if p["phase"] == "confirm"]
+            if search:
+                ax.plot([r for r, _ in search], [v for _, v in search], marker="o", color=color, label=mode)
+            if confirm:
+                ax.scatter([r for r, _ in confirm], [v for _, v in confirm], facecolors="none", edgecolors=color,
+                           s=60, label=None if search else mode)
+        ax.axhline(goal, color="black", linestyle="dashed", linewidth=1)
+        ax.text(ax.get_xlim()[0], goal, f" goal {goal:g} ms", va="bottom", fontsize="small")
+        ax.set_yscale("log")
+        _log_axis(ax.yaxis)
+        ax.set_xlabel("offered load, requests due per second")
+        ax.set_ylabel(f"{label} latency from intended start, ms (log)")
+        ax.set_title(f"sleep {low} ms" if low == high else f"sleep {low}-{high} ms")
+        ax.grid(alpha=0.3, which="both")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize="small")
+    figure.suptitle("Latency vs offered load (dots: search windows; rings: confirmation windows)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def spectrum(run, path):
+    sleeps = _sleeps(run)
+    figure, axes = plt.subplots(1, len(sleeps), figsize=(max(6.5 * len(sleeps), 7), 5), squeeze=False)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    drawn = False
+    for ax, (low, high, goal) in zip(axes[0], sleeps):
+        for i, mode in enumerate(run["config"]["modes"]):
+            row = next((r for r in run["summary"] if r["mode"] == mode and r["sleep_max_ms"] == high
+                        and r["sleep_min_ms"] == low), None)
+            if not row or not row["spectrum_ms"]:
+                continue
+            # x = 1 / (1 − p): each decade one more nine; the 100th percentile (max) is left to the table.
+            values = [(100.0 / (100.0 - p), v) for p, v in row["spectrum_ms"] if p < 100.0]
+            capacity = row["capacity_rps"]["median"] if row["capacity_rps"] else 0
+            ax.plot([x for x, _ in values], [v for _, v in values], marker=".", color=colors[i % len(colors)],
+                    label=f"{mode} at {capacity:,.0f} req/s")
+            drawn = True
+        ax.axhline(goal, color="black", linestyle="dashed", linewidth=1)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{100 - 100 / x:g}%"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        _log_axis(ax.yaxis)
+        ax.set_xlabel("percentile")
+        ax.set_ylabel("latency, ms (log)")
+        ax.set_title(f"sleep {low} ms" if low == high else f"sleep {low}-{high} ms")
+        ax.grid(alpha=0.3, which="both")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize="small")
+    figure.suptitle("Percentile spectrum at capacity (confirmation windows merged)")
+    figure.tight_layout()
+    if drawn:
+        figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return drawn
+
+
+def write_charts(run, out_dir):
+    written = {}
+    if any((p.get("load") or {}).get("latency_ms") for p in run["points"]):
+        latency_vs_load(run, out_dir / CHARTS["latency_vs_load"])
+        written["latency_vs_load"] = CHARTS["latency_vs_load"]
+        if spectrum(run, out_dir / CHARTS["spectrum"]):
+            written["spectrum"] = CHARTS["spectrum"]
+    return written

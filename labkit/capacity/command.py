@@ -1,0 +1,159 @@
+"""./lab capacity: per target, the highest arrival rate it serves within a latency goal."""
+import argparse
+import shlex
+import sys
+from datetime import datetime
+
+from .. import ROOT
+from ..bench import config as bench_options
+from ..bench.command import RESULTS, _raise_open_files_limit
+from ..bench.cpus import cpu_pinning
+from ..bench.drivers import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
+from ..bench.env import collect
+from ..build import ensure_built
+from ..errors import LabError, UsageError
+from ..jdk import find_java_home
+from ..process import ensure_port_free
+from ..targets import all_targets
+from . import config as options
+from .config import CapacityConfig
+from .runner import CapacityRecorder, CapacityRunner
+
+_parser = None
+
+EPILOG = """\
+examples:
+  ./lab capacity --modes virtual,platform-4000 --sleep 100
+  ./lab capacity --modes platform-4000,platform-10000,virtual,virtual-4000,virtual-reusing,jdk-virtual,helidon \\
+      --sleep 100,2000 --repeats 3 --cpus server=1,driver=0
+  ./lab capacity --modes jdk-virtual --sleep 100 --slo p99=120ms --duration 10
+
+Every window is an open-model run of vegeta at a fixed rate: requests are due on a schedule whatever
+the server does, and latency runs from each request's intended start. Results go to
+results/<timestamp>-<name>/ (report.md, results.json, results.csv, charts, histograms/*.hgrm.gz);
+./lab report DIR rebuilds the report from them."""
+
+
+def register(subparsers):
+    global _parser
+    p = subparsers.add_parser(
+        "capacity", help="highest request rate each target serves within a latency goal (open model)",
+        description="For each target and sleep: a fresh server warmed up until steady, fixed-rate windows "
+                    "(vegeta, open model) ramping up then bisecting to the highest rate whose latency meets the "
+                    "goal with no failed request, then confirmation windows at that rate on fresh servers.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--modes", type=bench_options.name_list, metavar="LIST",
+                   help="comma-separated targets (default: " + ",".join(options.DEFAULT_MODES) + ")")
+    p.add_argument("--sleep", dest="sleeps", type=options.sleep_list, metavar="MS[,MS...]",
+                   help="sleep per request in ms, one search per value (default 100)")
+    p.add_argument("--slo", dest="goal", type=options.latency_goal, metavar="pNN=[+]MS",
+                   help="latency goal: p99=+50ms (sleep + 50 ms, the default), p99=150ms (absolute); "
+                        "p50, p90, p99, p99.9")
+    p.add_argument("--depth", type=bench_options.bounded_int(0, bench_options.MAX_DEPTH, "--depth"), metavar="N",
+                   help="call depth at which the request sleeps (default 100)")
+    p.add_argument("--duration", type=bench_options.bounded_int(3, 600, "--duration"), metavar="S",
+                   help="measured window of each step, seconds (default 15)")
+    p.add_argument("--preroll", type=bench_options.bounded_int(0, 60, "--preroll"), metavar="S",
+                   help="load at the step's rate before its window, same run, not measured (default 2)")
+    p.add_argument("--repeats", type=bench_options.bounded_int(1, bench_options.MAX_REPEATS, "--repeats"), metavar="N",
+                   help="confirmation rounds at the found rate, each on fresh servers (default 3)")
+    p.add_argument("--start-rate", type=bench_options.bounded_int(1, options.MAX_RATE, "--start-rate"), metavar="REQ_PER_S",
+                   help="first rate of the ramp (default 250)")
+    p.add_argument("--max-rate", type=bench_options.bounded_int(1, options.MAX_RATE, "--max-rate"), metavar="REQ_PER_S",
+                   help="highest rate tried (default 50000)")
+    p.add_argument("--resolution", type=options.percentage, metavar="PCT",
+                   help="bisection stops when the gap between met and missed is at most this (default 5%%)")
+    p.add_argument("--warmup-concurrency", type=bench_options.bounded_int(1, bench_options.MAX_CONCURRENCY,
+                                                                         "--warmup-concurrency"), metavar="N",
+                   help="connections of the closed-model warm-up iterations (default 1000)")
+    p.add_argument("--warmup-iteration", type=bench_options.bounded_int(1, 60, "--warmup-iteration"), metavar="S",
+                   help="length of one warm-up iteration (default 5)")
+    p.add_argument("--warmup-max", type=bench_options.bounded_int(0, bench_options.MAX_WARMUP_S, "--warmup-max"),
+                   metavar="S", help="cap of the warm-up; 0 = no warm-up (default 180)")
+    p.add_argument("--cooldown", type=bench_options.bounded_int(0, 120, "--cooldown"), metavar="S",
+                   help="rest between windows, before waiting for a quiet server (default 3)")
+    p.add_argument("--timeout", type=bench_options.positive_seconds, metavar="S",
+                   help="request timeout; must be above the goal (default: the larger of 5 s and 4 x the goal)")
+    p.add_argument("--cpus", type=cpu_pinning, metavar="server=CPUS,driver=CPUS",
+                   help="pin the server and the load tool to different CPUs (e.g. server=1,driver=0)")
+    p.add_argument("--port", type=bench_options.bounded_int(1, 65535, "--port"), metavar="PORT",
+                   help="server port on 127.0.0.1 (default 8080)")
+    p.add_argument("--jvm-opt", action="append", metavar="OPT", help="extra server JVM option, repeatable")
+    p.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false", default=None,
+                   help="start Payara Micro without domain-config/jvm.options")
+    p.add_argument("--name", type=bench_options.run_name, help="results folder suffix (default 'capacity')")
+    p.add_argument("--out", metavar="DIR", help="write the results here instead of results/<timestamp>-<name>/")
+    p.set_defaults(run=run)
+    _parser = p
+
+
+def run(args):
+    try:
+        config = CapacityConfig.build(args, known_targets=all_targets())
+        out_dir = _out_dir(config)
+    except UsageError as e:
+        _parser.error(str(e))
+    targets = {name: all_targets()[name] for name in config.modes}
+    ensure_port_free(config.port)
+    executable = ensure_tools(["vegeta"])["vegeta"]
+    java_home = find_java_home()
+    ensure_built()
+    _raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    command_line = "./lab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    env = collect(java_home, {"vegeta": executable}, command_line, config.cpus)
+    recorder = CapacityRecorder(out_dir, config, env)
+    runner = CapacityRunner(config, targets, executable, recorder)
+    print(f"capacity: {len(config.modes)} target(s) x {len(config.sleeps)} sleep(s), goal {config.goal}, "
+          f"{config.repeats} confirmation round(s), about {_duration(runner)}; results in {_shown(out_dir)}", flush=True)
+    state, error = "complete", None
+    try:
+        runner.run()
+    except KeyboardInterrupt:
+        state = "interrupted"
+        raise
+    except LabError as e:
+        state, error = "failed", str(e).splitlines()[0]
+        raise
+    finally:
+        try:
+            run_record = recorder.finish(state, error)
+            _print_summary(run_record)
+        except Exception as e:  # the report must not hide the run's own outcome
+            print(f"lab capacity: writing the report failed: {e}", file=sys.stderr)
+        print(f"\nreport: {_shown(out_dir / 'report.md')}", flush=True)
+    return 0
+
+
+def _duration(runner):
+    from ..bench.plan import format_duration
+    config = runner.config
+    searches = len(config.modes) * len(config.sleeps)
+    return format_duration(runner.remaining_s(0, searches, searches * config.repeats))
+
+
+def _shown(path):
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def _out_dir(config):
+    if config.out_dir is not None:
+        out_dir = config.out_dir.resolve()
+        if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+            raise UsageError(f"--out {config.out_dir} exists and is not an empty folder")
+        return out_dir
+    return RESULTS / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{config.name}"
+
+
+def _print_summary(run):
+    from .report import spread
+    print("")
+    for row in run["summary"]:
+        latency = row["at_capacity"]["latency_ms"] or {}
+        print(f"{row['mode']:<16} sleep {row['sleep_max_ms']:>5} ms  capacity {spread(row['capacity_rps'])} req/s  "
+              f"p99 {latency.get('p99', float('nan')):,.1f} ms  CPU/req "
+              f"{spread(row['at_capacity']['cpu_ms_per_request'], 3)} ms", flush=True)

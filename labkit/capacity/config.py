@@ -1,0 +1,161 @@
+"""The options of ./lab capacity, parsed and checked before anything starts."""
+import argparse
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..bench.config import SleepSpec, sleep_spec
+from ..errors import UsageError
+
+MAX_RATE = 200_000
+# The percentiles a goal may name, as the point records spell them (load.latency_ms).
+GOAL_PERCENTILES = {"p50": "p50", "p90": "p90", "p99": "p99", "p99.9": "p999", "p999": "p999"}
+DEFAULT_MODES = ("platform-4000", "platform-10000", "virtual", "virtual-4000")
+
+
+@dataclass(frozen=True)
+class LatencyGoal:
+    """`percentile` (a latency_ms key) at most `ms`, or at most the sleep + `ms` when relative."""
+    percentile: str
+    ms: float
+    relative: bool
+
+    def limit_ms(self, sleep: SleepSpec):
+        return self.ms + (sleep.max_ms if self.relative else 0)
+
+    def __str__(self):
+        name = next(k for k, v in GOAL_PERCENTILES.items() if v == self.percentile)
+        return f"{name} <= {'sleep + ' if self.relative else ''}{self.ms:g} ms"
+
+    def to_dict(self):
+        return {"percentile": self.percentile, "ms": self.ms, "relative_to_sleep": self.relative}
+
+
+def latency_goal(text):
+    """'p99=+50ms' (sleep + 50 ms, the default), 'p99=150ms' or 'p99=150' (absolute, ms)."""
+    match = re.fullmatch(r"\s*(p50|p90|p99|p99\.9|p999)\s*=\s*(\+)?\s*(\d+(?:\.\d+)?)\s*(ms)?\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"--slo takes PERCENTILE=MS, e.g. p99=150ms, or p99=+50ms for sleep + 50 ms; "
+                                         f"was '{text}'")
+    ms = float(match.group(3))
+    if not 0 < ms <= 600_000:
+        raise argparse.ArgumentTypeError(f"--slo: the latency must be in (0, 600000] ms, was {ms:g}")
+    return LatencyGoal(GOAL_PERCENTILES[match.group(1)], ms, bool(match.group(2)))
+
+
+def sleep_list(text):
+    sleeps = tuple(sleep_spec(item) for item in text.split(","))
+    if len(set(sleeps)) != len(sleeps):
+        raise argparse.ArgumentTypeError(f"--sleep lists the same sleep twice: '{text}'")
+    return sleeps
+
+
+def percentage(text):
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentage (e.g. 5%), was '{text}'") from None
+    if not 0.5 <= value <= 50:
+        raise argparse.ArgumentTypeError(f"percentage must be in 0.5..50, was {value:g}")
+    return value / 100
+
+
+DEFAULTS = {
+    "sleeps": (SleepSpec(100, 100),),
+    "goal": LatencyGoal("p99", 50.0, True),
+    "depth": 100,
+    "duration": 15,
+    "preroll": 2,
+    "repeats": 3,
+    "start_rate": 250,
+    "max_rate": 50_000,
+    "resolution": 0.05,
+    "warmup_concurrency": 1000,
+    "warmup_iteration": 5,
+    "warmup_max": 180,
+    "cooldown": 3,
+    "port": 8080,
+    "name": "capacity",
+}
+
+
+@dataclass(frozen=True)
+class CapacityConfig:
+    modes: tuple
+    sleeps: tuple               # SleepSpec, one search per sleep
+    goal: LatencyGoal
+    depth: int
+    duration_s: int             # measured window of each step
+    preroll_s: int              # unmeasured load at the step's rate before its window (same run)
+    repeats: int                # confirmation windows at the found rate, each on a fresh server
+    start_rate: int
+    max_rate: int
+    resolution: float
+    warmup_concurrency: int
+    warmup_iteration_s: int
+    warmup_max_s: int
+    cooldown_s: int
+    port: int
+    timeout_s: float | None = None
+    jvm_options: tuple = ()
+    jvm_defaults: bool = True
+    cpus: object = None
+    name: str = "capacity"
+    out_dir: Path | None = None
+    sample_interval_s: float = 0.5
+    scenario: str = "sleep"
+
+    def goal_ms(self, sleep):
+        return self.goal.limit_ms(sleep)
+
+    def timeout_for(self, sleep):
+        """A step's request timeout: well above the goal (a late answer must be measured, not cut),
+        short enough that an overloaded step ends soon."""
+        if self.timeout_s is not None:
+            return self.timeout_s
+        return max(5.0, 4 * self.goal_ms(sleep) / 1000.0)
+
+    def to_dict(self):
+        return {"modes": list(self.modes),
+                "sleeps": [{"sleep_min_ms": s.min_ms, "sleep_max_ms": s.max_ms, "goal_ms": self.goal_ms(s),
+                            "timeout_s": self.timeout_for(s)} for s in self.sleeps],
+                "goal": self.goal.to_dict(), "goal_text": str(self.goal), "depth": self.depth,
+                "duration_s": self.duration_s, "preroll_s": self.preroll_s, "repeats": self.repeats,
+                "start_rate": self.start_rate, "max_rate": self.max_rate, "resolution": self.resolution,
+                "warmup_concurrency": self.warmup_concurrency, "warmup_iteration_s": self.warmup_iteration_s,
+                "warmup_max_s": self.warmup_max_s, "cooldown_s": self.cooldown_s, "port": self.port,
+                "timeout_s": self.timeout_s, "jvm_options": list(self.jvm_options), "jvm_defaults": self.jvm_defaults,
+                "cpus": self.cpus.to_dict() if self.cpus else None, "name": self.name,
+                "sample_interval_s": self.sample_interval_s, "scenario": self.scenario, "driver": "vegeta"}
+
+    @classmethod
+    def build(cls, args, known_targets):
+        def pick(name):
+            value = getattr(args, name, None)
+            return DEFAULTS.get(name) if value is None else value
+
+        modes = args.modes or DEFAULT_MODES
+        unknown = [m for m in modes if m not in known_targets]
+        if unknown:
+            raise UsageError(f"unknown mode '{unknown[0]}' in --modes; choose from: {', '.join(known_targets)}")
+        start_rate, max_rate = pick("start_rate"), pick("max_rate")
+        if start_rate > max_rate:
+            raise UsageError(f"--start-rate {start_rate} is above --max-rate {max_rate}")
+        sleeps, goal = pick("sleeps"), pick("goal")
+        for sleep in sleeps:
+            if not goal.relative and goal.ms <= sleep.max_ms:
+                raise UsageError(f"--slo {goal} is not above the sleep ({sleep.max_ms} ms): no rate can meet it")
+        timeout = args.timeout
+        if timeout is not None:
+            for sleep in sleeps:
+                limit = goal.limit_ms(sleep)
+                if timeout * 1000 <= limit:
+                    raise UsageError(f"--timeout {timeout:g} s is not above the latency goal ({limit:g} ms)")
+        return cls(modes=tuple(modes), sleeps=tuple(sleeps), goal=goal, depth=pick("depth"),
+                   duration_s=pick("duration"), preroll_s=pick("preroll"), repeats=pick("repeats"),
+                   start_rate=start_rate, max_rate=max_rate, resolution=pick("resolution"),
+                   warmup_concurrency=pick("warmup_concurrency"), warmup_iteration_s=pick("warmup_iteration"),
+                   warmup_max_s=pick("warmup_max"), cooldown_s=pick("cooldown"), port=pick("port"),
+                   timeout_s=timeout, jvm_options=tuple(args.jvm_opt or ()),
+                   jvm_defaults=getattr(args, "jvm_defaults", None) is not False, cpus=args.cpus,
+                   name=pick("name"), out_dir=Path(args.out) if args.out else None)

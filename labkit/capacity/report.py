@@ -1,0 +1,229 @@
+"""results.json, results.csv, charts and report.md of a capacity run, all from its point records
+(write_all is also what ./lab report runs on a committed folder)."""
+import json
+
+from ..bench.formatting import number
+from ..bench.plan import format_duration
+from ..bench.results import FLAG_MEANINGS, write_csv
+from .charts import write_charts
+from .summary import ratios, summarize
+
+CSV_COLUMNS = (
+    ("index", ("index",)), ("id", ("id",)), ("phase", ("phase",)), ("mode", ("mode",)),
+    ("sleep_min_ms", ("sleep_min_ms",)), ("sleep_max_ms", ("sleep_max_ms",)), ("repeat", ("repeat",)),
+    ("step", ("step",)), ("rate", ("rate",)), ("goal_ms", ("capacity", "goal_ms")), ("passed", ("capacity", "passed")),
+    ("responses", ("load", "responses")), ("ok", ("load", "ok")), ("ok_rps", ("load", "ok_rps")),
+    ("err_total", ("load", "errors", "total")), ("err_timeout", ("load", "errors", "timeout")),
+    ("err_connect", ("load", "errors", "connect")), ("err_reset", ("load", "errors", "reset")),
+    ("err_non_2xx", ("load", "errors", "non_2xx")),
+    ("lat_p50_ms", ("load", "latency_ms", "p50")), ("lat_p90_ms", ("load", "latency_ms", "p90")),
+    ("lat_p99_ms", ("load", "latency_ms", "p99")), ("lat_p999_ms", ("load", "latency_ms", "p999")),
+    ("lat_max_ms", ("load", "latency_ms", "max")), ("schedule_lag_max_ms", ("load", "schedule_lag_max_ms")),
+    ("server_cpu_cores", ("resources", "server", "cpu_cores")),
+    ("cpu_ms_per_request", ("derived", "cpu_ms_per_request")),
+    ("server_rss_peak_mb", ("resources", "server", "rss_peak_mb")),
+    ("server_threads_max", ("resources", "server", "threads_max")),
+    ("driver_cpu_cores", ("resources", "driver", "cpu_cores")),
+    ("machine_other_cores", ("resources", "machine", "other_cores")),
+    ("ceiling_rps", ("derived", "ceiling_rps")), ("flags", ("flags",)), ("hgrm", ("files", "hgrm")),
+    ("failure", ("failure",)),
+)
+
+
+def write_all(run, out_dir):
+    run["summary"] = summarize(run)
+    write_csv(out_dir / "results.csv", run["points"], CSV_COLUMNS)
+    run["charts"] = write_charts(run, out_dir)
+    (out_dir / "results.json").write_text(json.dumps(run, indent=2) + "\n")
+    (out_dir / "report.md").write_text(report(run))
+    return run
+
+
+def _table(headers, rows):
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(str(c).replace("|", "/") for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def spread(m, digits=0, unit=""):
+    """'median [min–max] n=N' (with the 95 % CI of the mean when n >= 3); '–' when missing."""
+    if not m:
+        return "–"
+    text = f"{number(m['median'], digits)}{unit}"
+    if m["n"] > 1:
+        text += f" [{number(m['min'], digits)}–{number(m['max'], digits)}]"
+    text += f" n={m['n']}"
+    if m.get("ci95"):
+        text += f", CI95 {number(m['ci95'][0], digits)}–{number(m['ci95'][1], digits)}"
+    return text
+
+
+def ceiling_text(row):
+    if row["ceiling_rps"] is None:
+        return "none (unbounded)"
+    return f"{number(row['ceiling_rps'])} ({number(row['max_concurrent'])} ÷ {row['sleep_max_ms'] / 1000:g} s)"
+
+
+def _sleep_text(row):
+    low, high = row["sleep_min_ms"], row["sleep_max_ms"]
+    return f"{low} ms" if low == high else f"{low}-{high} ms"
+
+
+def _setup(run):
+    env, config = run["env"], run["config"]
+    host, jdk = env["host"], env["jdk"]
+    tools = ", ".join(t["version"] for t in env["tools"].values())
+    cpus = config.get("cpus")
+    pinning = (f"server on CPU {cpus['server']}, load tool on CPU {cpus['driver']} (--cpus; each process's "
+               f"allowed CPUs are in the sessions table)" if cpus else "not pinned: server and load tool share every CPU")
+    rows = [
+        ("Machine", f"{host['cpu_model']}, {host['cpus']} CPUs, {host['memory_gb']} GB, {host['os']}, kernel {host['kernel']}"),
+        ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg_at_start"])),
+        ("JDK", f"{jdk['vendor']} {jdk['runtime_version'] or jdk['version']}"),
+        ("Payara Micro", env.get("payara_micro") or "–"),
+        ("Load tool", f"vegeta ({tools}): open model, requests due at a fixed rate, latency from each request's "
+                      f"intended start"),
+        ("CPUs", pinning),
+        ("Git", f"{env['git'].get('commit') or '?'}{' (uncommitted changes)' if env['git'].get('dirty') else ''}"),
+        ("Goal", f"{config['goal_text']}, and no failed request"),
+        ("Sleeps", ", ".join(f"{s['sleep_min_ms']} ms (goal {s['goal_ms']:g} ms, timeout {s['timeout_s']:g} s)"
+                             for s in config["sleeps"])),
+        ("Windows", f"{config['duration_s']} s measured after a {config['preroll_s']} s pre-roll at the same rate, "
+                    f"in one vegeta run; requests due in the window count; {config['cooldown_s']} s or more of rest "
+                    f"between windows (until the server's CPU is quiet)"),
+        ("Warm-up", f"before any window on a fresh server: closed-model iterations of {config['warmup_iteration_s']} s "
+                    f"at {config['warmup_concurrency']} connections until the last 3 agree within ±5 % (cap "
+                    f"{config['warmup_max_s']} s)"),
+        ("Search", f"from {number(config['start_rate'])} req/s doubling until a window misses the goal, then "
+                   f"bisection to {config['resolution'] * 100:g} % (at most {number(config['max_rate'])} req/s)"),
+        ("Confirmation", f"{config['repeats']} rounds; in each every target on a fresh server, warmed up, one window "
+                         f"at its found rate (a miss is retried {config['resolution'] * 100:g} % lower, twice at most); "
+                         f"target order rotated per round: " + "; ".join(
+                             f"{o['sleep_max_ms']} ms r{o['repeat']}: {', '.join(o['modes'])}" for o in run["orders"])),
+    ]
+    return _table(["", ""], rows)
+
+
+def _capacity_table(rows):
+    return _table(
+        ["target", "sleep", "ceiling req/s", "capacity req/s", "search found (missed at)", "held at found rate",
+         "p50 / p99 / p99.9 / max ms at capacity (merged)", "CPU ms per request", "server cores", "peak RSS MB",
+         "OS threads", "flags"],
+        [[r["mode"], _sleep_text(r), ceiling_text(r), spread(r["capacity_rps"]),
+          f"{number(r['search']['found_rps'])} ({number(r['search']['missed_rps'])})",
+          f"{r['confirm']['held_at_found']}/{r['confirm']['repeats_run']}",
+          _latency(r["at_capacity"]["latency_ms"]), spread(r["at_capacity"]["cpu_ms_per_request"], 3),
+          spread(r["at_capacity"]["server_cpu_cores"], 2), spread(r["at_capacity"]["rss_peak_mb"]),
+          spread(r["at_capacity"]["threads_max"]),
+          ", ".join(f"{f} {n}" for f, n in sorted(r["flags"].items()))] for r in rows])
+
+
+def _latency(latency):
+    if not latency:
+        return "–"
+    return " / ".join(number(latency[k], 1) for k in ("p50", "p99", "p999", "max"))
+
+
+def _ratio_sections(rows):
+    """Per sleep: a ratio matrix (row ÷ column, capacity medians, [pessimistic–optimistic]) with †
+    where the two ceilings differ, and per target its ceiling and same-ceiling comparisons."""
+    parts = []
+    table = ratios(rows)
+    by_sleep = {}
+    for row in rows:
+        by_sleep.setdefault((row["sleep_min_ms"], row["sleep_max_ms"]), []).append(row)
+    for key, members in by_sleep.items():
+        pairs = table.get(key, {})
+        names = [r["mode"] for r in members]
+        matrix = []
+        for a in names:
+            cells = [a]
+            for b in names:
+                pair = pairs.get((a, b))
+                cells.append("–" if a == b or not pair else
+                             f"{pair['ratio']:.2f}× [{pair['low']:.2f}–{pair['high']:.2f}]"
+                             + ("" if pair["same_ceiling"] else " †"))
+            matrix.append(cells)
+        parts += [f"### Sleep {_sleep_text(members[0])}: capacity ratios (row ÷ column)", "",
+                  _table(["÷"] + names, matrix), "",
+                  "† the two targets have different Little's-law ceilings (pool size ÷ sleep): part of such a "
+                  "ratio may be the ceiling, not the cost of the threads. Like for like:", ""]
+        for row in members:
+            peers = [r for r in members if r is not row and r["ceiling_rps"] == row["ceiling_rps"]]
+            compared = ", ".join(f"÷ {p['mode']} = {pairs[(row['mode'], p['mode'])]['ratio']:.2f}×"
+                                 for p in peers if (row["mode"], p["mode"]) in pairs)
+            parts.append(f"- {row['mode']}: ceiling {ceiling_text(row)}; same ceiling: "
+                         + (f"{', '.join(p['mode'] for p in peers)} ({compared})" if peers else "no other target"))
+        parts.append("")
+    return "\n".join(parts)
+
+
+def _steps_table(run):
+    rows = []
+    for p in run["points"]:
+        load = p.get("load") or {}
+        latency = load.get("latency_ms") or {}
+        server = (p.get("resources") or {}).get("server") or {}
+        rows.append([p["index"], p["mode"], f"{p['sleep_max_ms']} ms", p["phase"] + (f" r{p['repeat']}" if p["repeat"] else ""),
+                     p["step"], number(p["rate"]), number(load.get("ok_rps")), number(latency.get("p50"), 1),
+                     number(latency.get("p99"), 1), number(latency.get("max"), 1),
+                     number((load.get("errors") or {}).get("total")), number(server.get("cpu_cores"), 2),
+                     number((p.get("derived") or {}).get("cpu_ms_per_request"), 3), number(server.get("rss_peak_mb")),
+                     "yes" if p["capacity"]["passed"] else "no", ", ".join(p.get("flags", [])),
+                     f"[hgrm]({p['files']['hgrm']})" if p.get("files", {}).get("hgrm") else p.get("failure") or ""])
+    return _table(["#", "target", "sleep", "phase", "step", "offered req/s", "2xx req/s", "p50 ms", "p99 ms",
+                   "max ms", "errors", "server cores", "CPU ms/req", "RSS MB", "goal met", "flags", "histogram"], rows)
+
+
+def _sessions_table(run):
+    return _table(["#", "target", "phase", "sleep", "ready in s", "warm-up s", "warm-up req/s per iteration",
+                   "settled", "CPUs allowed", "log"],
+                  [[s["index"], s["mode"], s["phase"] + (f" r{s['repeat']}" if s.get("repeat") else ""),
+                    f"{s['sleep_max_ms']} ms", s.get("start_s", "–"), (s.get("warmup") or {}).get("seconds", "–"),
+                    ", ".join(number(v) for v in (s.get("warmup") or {}).get("iterations_ok_rps", [])),
+                    "yes" if (s.get("warmup") or {}).get("settled") else "no", s.get("cpus_allowed") or "–",
+                    f"[log]({s['log']})" if s.get("log") else "–"] for s in run["sessions"]])
+
+
+HOW_TO_READ = """\
+- **capacity**: the highest arrival rate (requests due per second, open model) at which the
+  target answered every request of a window with the goal's percentile at or below the goal. The
+  search finds it on one server; each confirmation round measures it again on a fresh server
+  (rounds in a rotated target order). Shown: median [min–max] over the confirmation rounds, n, and
+  with n >= 3 the 95 % confidence interval of the mean (Student's t).
+- **latency** runs from each request's *intended* start (vegeta's schedule), so a stall of the server
+  or of the load tool counts in full (no coordinated omission). At capacity the percentiles come from
+  the confirmation windows' histograms merged, never from averaged percentiles; max is the true max.
+- **ceiling**: Little's law for a pool of N threads: at most N requests in service, each one sleep
+  long, so at most N ÷ sleep req/s. Unbounded targets have none. A ratio between targets with
+  different ceilings is marked †; the list under each ratio table compares targets of equal ceiling.
+- **CPU ms per request**: the server's CPU time (user+sys, /proc) in the window ÷ its 2xx answers in
+  the same window (cores ÷ req/s). **peak RSS**: the highest resident memory sampled in the window.
+- **not-steady**: the window's per-second 2xx throughput varied or trended by more than 15 %.
+- Files: `results.json` (schema `loomlab.capacity/1`, labkit/bench/RESULTS-SCHEMA.md), `results.csv`
+  (one row per window), `histograms/<window>.hgrm.gz` (HdrHistogram percentile distribution, ms),
+  `env.json`, `servers/` (logs). `./lab report DIR` rebuilds this report from results.json.
+"""
+
+
+def report(run):
+    rows = run["summary"]
+    state = run["state"]
+    status = {"complete": "Complete.", "interrupted": "**Interrupted** (Ctrl-C): the report covers the windows measured.",
+              "failed": f"**Stopped by an error**: {run.get('error')}"}.get(state, state)
+    wall = run.get("wall_s")
+    parts = [f"# LoomLab capacity: {run['config']['name']}", "", status, "",
+             f"Command: `{run['env']['command']}`  ",
+             f"Started {run['started']}, finished {run.get('finished', '?')}"
+             + (f" ({format_duration(wall)})." if wall else "."), "",
+             "## Setup", "", _setup(run), "",
+             "## Capacity at the latency goal", "", _capacity_table(rows) if rows else "No window was measured.", "",
+             "## Ratios between targets", "", _ratio_sections(rows), ""]
+    if run.get("charts"):
+        parts += ["## Charts", ""] + [f"![{name}]({path})" for name, path in run["charts"].items()] + [""]
+    used = sorted({f for p in run["points"] for f in p.get("flags", [])})
+    if used:
+        parts += ["## Flags", ""] + [f"- `{f}`: {FLAG_MEANINGS.get(f, f)}" for f in used] + [""]
+    parts += ["## Servers", "", _sessions_table(run), "", "## Every window", "", _steps_table(run), "",
+              "## How to read this report", "", HOW_TO_READ]
+    return "\n".join(parts)

@@ -1,0 +1,347 @@
+"""The loop of ./lab capacity. For each sleep:
+
+1. search: each target on a fresh server, warmed up until steady, then fixed-rate windows
+   (open model, vegeta) from a doubling ramp and a bisection (search.py) to the highest rate
+   whose latency meets the goal without errors;
+2. confirm: `repeats` rounds; in each, every target on a fresh server (warmed up again) runs one
+   window at its found rate, the target order rotated from round to round (recorded); a window
+   that misses the goal is followed by one at a rate `resolution` lower, at most twice.
+
+Servers, load runs and /proc sampling are the bench's (labkit/bench/runner.py); every window is a
+point record in the bench's layout plus capacity fields (phase, rate, goal, pass). Every process
+started here is stopped in a `finally`.
+"""
+import json
+import math
+import time
+from pathlib import Path
+
+from ..bench.cpus import allowed_cpus
+from ..bench.drivers import DRIVERS, LoadSpec
+from ..bench.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
+from ..bench.plan import format_duration
+from ..bench.runner import drive, keep_log, probe, start_server, steady_window, window_record
+from ..bench.sampler import process_running, read_process, write_samples_csv
+from ..bench.scenarios import scenario as find_scenario
+from ..bench.steadiness import not_steady, series_stats, settled
+from ..errors import LabError
+from .search import RateSearch
+
+DRIVER = DRIVERS["vegeta"]
+# A confirmation window that misses the goal is retried this many times, each `resolution` lower.
+CONFIRM_STEP_DOWNS = 2
+# Before the next window the server should be idle again (an overloaded step leaves work behind).
+QUIET_CORES = 0.15
+QUIET_MAX_S = 30
+# Rough step count of one search, for the first ETA (refined as searches finish).
+EXPECTED_SEARCH_STEPS = 10
+
+
+class CapacityRunner:
+    def __init__(self, config, targets, executable, recorder, log=print):
+        self.config = config
+        self.targets = targets
+        self.executable = executable
+        self.recorder = recorder
+        self.out_dir = Path(recorder.out_dir)
+        self.raw = self.out_dir / "raw"
+        self.log = log
+        self.scenario = find_scenario(config.scenario)
+        self.point_index = 0
+        self.session_index = 0
+        self.began = time.monotonic()
+        self.timing = {"start_s": [], "warmup_s": [], "step_s": [], "search_steps": []}
+
+    # -- the plan -----------------------------------------------------------------------------
+    def run(self):
+        config = self.config
+        for sleep_index, sleep in enumerate(config.sleeps):
+            found = {}
+            for mode in config.modes:
+                found[mode] = self._search(mode, sleep, sleep_index)
+            for repeat in range(1, config.repeats + 1):
+                order = rotated(config.modes, repeat - 1)
+                self.recorder.add_order(sleep, repeat, order)
+                for mode in order:
+                    if found[mode]:
+                        self._confirm(mode, sleep, sleep_index, repeat, found[mode])
+
+    def remaining_s(self, sleep_index, searches_left, confirms_left, steps_left_now=0):
+        """Seconds still to go: server starts, warm-ups and windows (averages measured so far)."""
+        avg = lambda values, guess: sum(values) / len(values) if values else guess
+        session = avg(self.timing["start_s"], 20) + avg(self.timing["warmup_s"], 30)
+        step = avg(self.timing["step_s"], self.config.preroll_s + self.config.duration_s + 8)
+        steps = avg(self.timing["search_steps"], EXPECTED_SEARCH_STEPS)
+        return (searches_left * (session + steps * step) + confirms_left * (session + step)
+                + steps_left_now * step)
+
+    def _left(self, sleep, mode, phase, repeat=0):
+        """(searches, confirmations) not yet begun after the current one."""
+        config = self.config
+        sleeps_after = len(config.sleeps) - config.sleeps.index(sleep) - 1
+        modes_after = len(config.modes) - config.modes.index(mode) - 1
+        per_sleep_confirms = config.repeats * len(config.modes)
+        if phase == "search":
+            return modes_after + sleeps_after * len(config.modes), per_sleep_confirms * (sleeps_after + 1)
+        done_confirms = (repeat - 1) * len(config.modes) + rotated(config.modes, repeat - 1).index(mode) + 1
+        return sleeps_after * len(config.modes), per_sleep_confirms - done_confirms + per_sleep_confirms * sleeps_after
+
+    # -- one server -----------------------------------------------------------------------------
+    def _session(self, mode, sleep, phase, repeat, work):
+        """Starts `mode` fresh, probes and warms it up, runs `work(server, response_bytes, session)`."""
+        target = self.targets[mode]
+        self.session_index += 1
+        label = f"{self.session_index:02d}-{mode}-{sleep.max_ms}ms-{phase}" + (f"-r{repeat}" if repeat else "")
+        self.log(f"starting {mode} ({phase}{f' {repeat}' if repeat else ''}, sleep {sleep}): {target.description} "
+                 f"on port {self.config.port}")
+        began = time.monotonic()
+        server = start_server(target, self.config)
+        session = {"index": self.session_index, "mode": mode, "phase": phase, "repeat": repeat or None,
+                   "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "pid": server.pid,
+                   "command": server.printable_command() if hasattr(server, "printable_command") else None,
+                   "cpus_allowed": allowed_cpus(server.pid)}
+        try:
+            session["start_s"] = round(time.monotonic() - began, 1)
+            self.timing["start_s"].append(session["start_s"])
+            path = self.scenario.path(self.config, _level(sleep))
+            response_bytes = probe(server, path, mode)
+            session["warmup"] = self._warm_up(server, path, label, response_bytes)
+            work(server, server.base_url + path, response_bytes, session)
+        finally:
+            server.stop()
+            session["log"] = keep_log(server, self.out_dir, label)
+            self.recorder.add_session(session)
+
+    def _warm_up(self, server, path, label, response_bytes):
+        """Closed-model iterations (vegeta with warmup_concurrency workers) until the throughput
+        stops rising (steadiness.settled) or warmup_max_s is reached."""
+        config = self.config
+        url = server.base_url + path
+        throughputs, began = [], time.monotonic()
+        while time.monotonic() - began < config.warmup_max_s:
+            spec = LoadSpec(url=url, concurrency=config.warmup_concurrency, duration_s=config.warmup_iteration_s,
+                            timeout_s=max(30.0, self.config.timeout_s or 0),
+                            side_file_prefix=self.raw / f"{label}.warmup{len(throughputs) + 1}")
+            run = drive(DRIVER, self.executable, spec, server.pid, self.out_dir, config.sample_interval_s,
+                        response_bytes, cpus=config.cpus)
+            if run["load"] is None:
+                raise LabError(f"warm-up of {label} failed: {run['failure']}")
+            throughputs.append(round(run["load"].ok_rps, 1))
+            _remove(run["side_files"])
+            if settled(throughputs):
+                break
+        seconds = round(time.monotonic() - began, 1)
+        self.timing["warmup_s"].append(seconds)
+        result = {"seconds": seconds, "iterations_ok_rps": throughputs, "settled": settled(throughputs),
+                  "concurrency": config.warmup_concurrency, "iteration_s": config.warmup_iteration_s}
+        self.log(f"  warmed up in {seconds:.0f} s: {', '.join(f'{t:,.0f}' for t in throughputs)} req/s per "
+                 f"{config.warmup_iteration_s} s iteration" + ("" if result["settled"] else "  [did not settle]"))
+        return result
+
+    # -- search and confirmation --------------------------------------------------------------
+    def _search(self, mode, sleep, sleep_index):
+        config = self.config
+        search = RateSearch(start_rate=config.start_rate, max_rate=config.max_rate, resolution=config.resolution)
+
+        def work(server, url, response_bytes, session):
+            while (rate := search.next_rate()) is not None:
+                searches, confirms = self._left(sleep, mode, "search")
+                record = self._window(server, url, response_bytes, session, mode, sleep, rate, "search",
+                                      len(search.steps) + 1, None, (searches, confirms))
+                search.record(rate, record["capacity"]["passed"])
+                if record.get("server_exited"):
+                    break
+            session["search"] = {"steps": search.steps, "capacity": search.capacity, "failed": search.failed,
+                                 "reached_max": search.reached_max}
+            self.timing["search_steps"].append(len(search.steps))
+
+        self._session(mode, sleep, "search", None, work)
+        bracket = f" (missed at {search.failed:,})" if search.failed else " (the --max-rate, not a limit found)"
+        self.log(f"  {mode} @ {sleep}: capacity {search.capacity or 0:,} req/s{bracket if search.capacity else ''}")
+        return search.capacity
+
+    def _confirm(self, mode, sleep, sleep_index, repeat, rate):
+        config = self.config
+
+        def work(server, url, response_bytes, session):
+            current = rate
+            for attempt in range(CONFIRM_STEP_DOWNS + 1):
+                searches, confirms = self._left(sleep, mode, "confirm", repeat)
+                record = self._window(server, url, response_bytes, session, mode, sleep, current, "confirm",
+                                      attempt + 1, repeat, (searches, confirms))
+                if record["capacity"]["passed"] or record.get("server_exited"):
+                    break
+                current = max(1, math.floor(current * (1 - config.resolution)))
+
+        self._session(mode, sleep, "confirm", repeat, work)
+
+    def _window(self, server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left):
+        """One fixed-rate vegeta run: a pre-roll, then the measured window (requests due in it)."""
+        config = self.config
+        self.point_index += 1
+        point_id = f"{self.point_index:03d}-{mode}-{sleep.max_ms}ms-{phase}{repeat or ''}-s{step}-{rate}rps"
+        goal_ms = config.goal_ms(sleep)
+        if not process_running(server.pid):
+            record = self._failed_point(point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms,
+                                        f"the {mode} server (pid {server.pid}) exited before this window")
+            record["server_exited"] = True
+            return record
+        began = time.monotonic()
+        now = time.time()
+        start, end = steady_window(now, config.preroll_s, config.duration_s)
+        spec = LoadSpec(url=url, concurrency=1, duration_s=math.ceil(end - now), rate=rate,
+                        timeout_s=config.timeout_for(sleep), side_file_prefix=self.raw / point_id, window=(start, end))
+        eta = self.remaining_s(0, *left, steps_left_now=1)
+        self.log(f"[{mode} {sleep} {phase}{f' r{repeat}' if repeat else ''} step {step}] {rate:,} req/s for "
+                 f"{config.duration_s} s (+{config.preroll_s} s pre-roll)  (ETA {format_duration(eta)})")
+        run = drive(DRIVER, self.executable, spec, server.pid, self.out_dir, config.sample_interval_s,
+                    response_bytes, cpus=config.cpus)
+        write_samples_csv(self.raw / f"{point_id}.samples.csv", run["samples"])
+        load = run["load"]
+        record = self._point(point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, run, spec)
+        if load is not None and load.latency_hdr:
+            path = write_hgrm_gz(decode(load.latency_hdr), self.out_dir / HISTOGRAM_DIR / f"{point_id}.hgrm.gz")
+            record["files"]["hgrm"] = str(path.relative_to(self.out_dir))
+        self.recorder.add_point(record)
+        verdict = "meets the goal" if record["capacity"]["passed"] else "misses the goal"
+        latency = (load.latency_ms.__dict__ if load and load.latency_ms else {})
+        server_res = (record.get("resources") or {}).get("server") or {}
+        self.log(f"    {config.goal.percentile} {latency.get(config.goal.percentile, float('nan')):,.1f} ms "
+                 f"(goal {goal_ms:g}), errors {load.errors.total if load else '-'}, "
+                 f"server CPU {server_res.get('cpu_cores', float('nan')):.2f} cores -> {verdict}"
+                 + (f"  [{', '.join(record['flags'])}]" if record["flags"] else ""))
+        self._cool_down(server)
+        self.timing["step_s"].append(time.monotonic() - began)
+        if not process_running(server.pid):
+            record["server_exited"] = True
+        _remove([p for p in run["side_files"]])
+        return record
+
+    def _point(self, point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, run, spec):
+        from ..bench.results import flags
+        load = run["load"]
+        target = self.targets[mode]
+        service_s = sleep.mean_ms / 1000.0
+        record = {
+            "index": self.point_index, "id": point_id, "session": session["index"], "mode": mode,
+            "driver": DRIVER.name, "scenario": self.scenario.name, "phase": phase, "step": step,
+            "repeat": repeat, "rate": rate, "concurrency": None,
+            "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "depth": self.config.depth,
+            "timeout_s": spec.timeout_s, "service_time_s": service_s, "max_concurrent": target.max_concurrent,
+            "window": window_record("steady", spec.window[0], spec.window[1], epoch_s=list(spec.window),
+                                    preroll_s=self.config.preroll_s,
+                                    note="requests due in the window, inside one vegeta run after its pre-roll"),
+            "command": run["command"],
+            "load": load.to_dict() if load else None,
+            "failure": run["failure"],
+            "resources": run["resources"],
+            "files": {"samples": f"raw/{point_id}.samples.csv", "output": f"raw/{point_id}.out"},
+        }
+        record["derived"] = derived(record)
+        record["steadiness"] = series_stats(load.per_second_ok) if load else None
+        record["flags"] = flags(record)
+        if load and not_steady(load.per_second_ok):
+            record["flags"].append("not-steady")
+        record["capacity"] = {"goal_ms": goal_ms, "percentile": self.config.goal.percentile,
+                              "passed": passed(record, self.config.goal.percentile, goal_ms)}
+        return record
+
+    def _failed_point(self, point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, why):
+        record = {"index": self.point_index, "id": point_id, "session": session["index"], "mode": mode,
+                  "driver": DRIVER.name, "phase": phase, "step": step, "repeat": repeat, "rate": rate,
+                  "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "load": None, "failure": why,
+                  "flags": ["failed"], "files": {},
+                  "capacity": {"goal_ms": goal_ms, "percentile": self.config.goal.percentile, "passed": False}}
+        self.recorder.add_point(record)
+        self.log(f"    {why}")
+        return record
+
+    def _cool_down(self, server):
+        """cooldown_s, then until the server's CPU is quiet (at most QUIET_MAX_S)."""
+        time.sleep(self.config.cooldown_s)
+        deadline = time.monotonic() + QUIET_MAX_S
+        before = read_process(server.pid)
+        while before is not None and time.monotonic() < deadline:
+            time.sleep(1.0)
+            after = read_process(server.pid)
+            if after is None or after.cpu_s - before.cpu_s < QUIET_CORES:
+                return
+            before = after
+
+
+def passed(record, percentile, goal_ms):
+    """The goal: a result, no failed request, and the window's percentile at most goal_ms."""
+    load = record.get("load")
+    if not load or load["errors"]["total"] or not load.get("latency_ms"):
+        return False
+    return load["latency_ms"][percentile] <= goal_ms
+
+
+def derived(record):
+    """CPU per request (server CPU ms per 2xx answer) and the Little's-law ceiling of the target."""
+    load = record.get("load") or {}
+    server = (record.get("resources") or {}).get("server") or {}
+    cores, ok_rps = server.get("cpu_cores"), load.get("ok_rps")
+    ceiling = record["max_concurrent"] / record["service_time_s"] if record.get("max_concurrent") else None
+    return {
+        # cores ÷ req/s, both over the same window: the server's CPU time per answered request.
+        "cpu_ms_per_request": round(cores / ok_rps * 1000, 4) if cores is not None and ok_rps else None,
+        "ceiling_rps": round(ceiling, 1) if ceiling else None,
+    }
+
+
+def rotated(modes, by):
+    """The target order of a confirmation round: rotated by one per round, so each target takes
+    each position in turn (and a slow minute of the machine is not always the same target's)."""
+    by %= len(modes)
+    return tuple(modes[by:]) + tuple(modes[:by])
+
+
+def _level(sleep):
+    from ..bench.config import LoadLevel
+    return LoadLevel(1, sleep)
+
+
+def _remove(paths):
+    """Raw vegeta result files are large (tens of MB per window): the histograms keep what counts."""
+    for path in paths:
+        if str(path).endswith(".vegeta.bin"):
+            Path(path).unlink(missing_ok=True)
+
+
+class CapacityRecorder:
+    """The run's record, written as it goes (points.jsonl) and in full at the end (results.json)."""
+
+    def __init__(self, out_dir, config, env):
+        self.out_dir = Path(out_dir)
+        self.started = time.monotonic()
+        from ..bench.runner import _now_iso
+        self.run = {"schema": SCHEMA, "state": "running", "started": _now_iso(), "config": config.to_dict(),
+                    "env": env, "orders": [], "sessions": [], "points": []}
+        (self.out_dir / "raw").mkdir(parents=True, exist_ok=True)
+        (self.out_dir / "env.json").write_text(json.dumps(env, indent=2) + "\n")
+
+    def add_order(self, sleep, repeat, order):
+        self.run["orders"].append({"sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "repeat": repeat,
+                                   "modes": list(order)})
+
+    def add_session(self, session):
+        self.run["sessions"].append(session)
+
+    def add_point(self, record):
+        self.run["points"].append(record)
+        with open(self.out_dir / "points.jsonl", "a") as f:
+            f.write(json.dumps(record) + "\n")
+
+    def finish(self, state, error=None):
+        from ..bench.runner import _now_iso
+        from .report import write_all
+        self.run["state"] = state
+        if error:
+            self.run["error"] = error
+        self.run["finished"] = _now_iso()
+        self.run["wall_s"] = round(time.monotonic() - self.started, 1)
+        return write_all(self.run, self.out_dir)
+
+
+SCHEMA = "loomlab.capacity/1"

@@ -1,0 +1,108 @@
+"""Per target and sleep, the capacity from the point records: what the search found, what the
+confirmation windows held, and the figures at that rate (merged histograms, spreads with n).
+
+Everything here is computed from results.json's points, so ./lab report rebuilds it exactly.
+"""
+from ..bench.histograms import latency_ms, median_spread, merged, spectrum_ms
+
+
+def sleep_key(record):
+    return record["sleep_min_ms"], record["sleep_max_ms"]
+
+
+def summarize(run):
+    """[{mode, sleep_min_ms, sleep_max_ms, ...}] in the run's order of sleeps and modes."""
+    config = run["config"]
+    rows = []
+    for sleep in config["sleeps"]:
+        key = (sleep["sleep_min_ms"], sleep["sleep_max_ms"])
+        for mode in config["modes"]:
+            points = [p for p in run["points"] if p["mode"] == mode and sleep_key(p) == key]
+            if points:
+                rows.append(_row(mode, sleep, points, config["repeats"]))
+    return rows
+
+
+def _row(mode, sleep, points, repeats):
+    search = [p for p in points if p["phase"] == "search"]
+    confirm = [p for p in points if p["phase"] == "confirm"]
+    passed_rates = [p["rate"] for p in search if p["capacity"]["passed"]]
+    found = max(passed_rates) if passed_rates else None
+    missed = [p["rate"] for p in search if not p["capacity"]["passed"] and (found is None or p["rate"] > found)]
+    per_repeat = {}
+    for p in confirm:
+        per_repeat.setdefault(p["repeat"], []).append(p)
+    confirmed_rates, held = [], []
+    for repeat in sorted(per_repeat):
+        ok = [p for p in per_repeat[repeat] if p["capacity"]["passed"]]
+        if ok:
+            best = max(ok, key=lambda p: p["rate"])
+            confirmed_rates.append(best["rate"])
+            held.append(best)
+    histogram = merged(p["load"]["latency_hdr"] for p in held if p.get("load"))
+    first = points[0]
+    row = {
+        "mode": mode, "sleep_min_ms": sleep["sleep_min_ms"], "sleep_max_ms": sleep["sleep_max_ms"],
+        "goal_ms": sleep["goal_ms"], "percentile": first["capacity"]["percentile"],
+        "ceiling_rps": (first.get("derived") or {}).get("ceiling_rps") if first.get("derived") else None,
+        "max_concurrent": first.get("max_concurrent"),
+        "search": {"steps": [{"rate": p["rate"], "passed": p["capacity"]["passed"],
+                              "value_ms": _value(p), "errors": _errors(p)} for p in search],
+                   "found_rps": found, "missed_rps": min(missed) if missed else None},
+        "confirm": {"planned": repeats, "repeats_run": len(per_repeat),
+                    "held_at_found": sum(1 for r in per_repeat.values()
+                                         if any(p["capacity"]["passed"] and p["rate"] == found for p in r)),
+                    "rates": confirmed_rates},
+        "capacity_rps": median_spread(confirmed_rates),
+        "at_capacity": {
+            "latency_ms": latency_ms(histogram),
+            "latency_how": f"merged histogram of the {len(held)} confirmation window(s) that met the goal",
+            "goal_value_per_window_ms": median_spread([_value(p) for p in held]),
+            "cpu_ms_per_request": median_spread([(p.get("derived") or {}).get("cpu_ms_per_request") for p in held]),
+            "server_cpu_cores": median_spread([_server(p, "cpu_cores") for p in held]),
+            "rss_peak_mb": median_spread([_server(p, "rss_peak_mb") for p in held]),
+            "threads_max": median_spread([_server(p, "threads_max") for p in held]),
+            "driver_cpu_cores": median_spread([((p.get("resources") or {}).get("driver") or {}).get("cpu_cores")
+                                               for p in held]),
+        },
+        "spectrum_ms": spectrum_ms(histogram) if histogram is not None and histogram.get_total_count() else None,
+        "flags": {},
+    }
+    for p in confirm:
+        for flag in p.get("flags", []):
+            row["flags"][flag] = row["flags"].get(flag, 0) + 1
+    return row
+
+
+def _value(point):
+    latency = (point.get("load") or {}).get("latency_ms") or {}
+    return latency.get(point["capacity"]["percentile"])
+
+
+def _errors(point):
+    return ((point.get("load") or {}).get("errors") or {}).get("total")
+
+
+def _server(point, name):
+    return ((point.get("resources") or {}).get("server") or {}).get(name)
+
+
+def ratios(rows):
+    """Per sleep: {(a, b): {ratio, low, high, same_ceiling}} of capacity medians (low/high: the
+    most pessimistic and optimistic ratio of the ranges)."""
+    by_sleep = {}
+    for row in rows:
+        by_sleep.setdefault((row["sleep_min_ms"], row["sleep_max_ms"]), []).append(row)
+    result = {}
+    for key, members in by_sleep.items():
+        table = {}
+        for a in members:
+            for b in members:
+                ca, cb = a["capacity_rps"], b["capacity_rps"]
+                if a is b or not ca or not cb or not cb["median"] or not cb["min"]:
+                    continue
+                table[(a["mode"], b["mode"])] = {
+                    "ratio": ca["median"] / cb["median"], "low": ca["min"] / cb["max"], "high": ca["max"] / cb["min"],
+                    "same_ceiling": a["ceiling_rps"] == b["ceiling_rps"]}
+        result[key] = table
+    return result

@@ -1,0 +1,165 @@
+"""./lab report DIR: rebuild a results folder's report.md, charts and tables from its results.json
+(bench or capacity); ./lab compare DIR_A DIR_B: per-point differences, non-zero exit on a regression.
+
+Both read only what a results folder commits (results.json with the per-window histograms), so
+they work on docs/results/ as well as on a fresh results/ folder.
+"""
+import argparse
+import json
+from pathlib import Path
+
+from ..bench.histograms import latency_ms, merged
+from ..errors import LabError
+
+BENCH, CAPACITY = "loomlab.bench/1", "loomlab.capacity/1"
+
+_parsers = {}
+
+
+def register(subparsers):
+    p = subparsers.add_parser("report", help="rebuild report.md, charts and tables of a bench or capacity results folder",
+                              description="Rebuilds report.md, results.csv and the charts of DIR from its results.json.")
+    p.add_argument("dir", metavar="DIR", help="a results folder (holds results.json)")
+    p.set_defaults(run=run_report)
+    _parsers["report"] = p
+
+    c = subparsers.add_parser("compare", help="compare two results folders point by point",
+                              description="Prints the per-point differences of DIR_B against DIR_A (throughput, "
+                                          "latency, capacity, CPU per request) and exits 1 when one got worse by "
+                                          "more than the threshold.")
+    c.add_argument("dir_a", metavar="DIR_A", help="the reference results folder")
+    c.add_argument("dir_b", metavar="DIR_B", help="the results folder compared with it")
+    c.add_argument("--threshold", type=_threshold, default=0.05, metavar="PCT",
+                   help="a change worse than this is a regression (default 5%%)")
+    c.set_defaults(run=run_compare)
+    _parsers["compare"] = c
+
+
+def _threshold(text):
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--threshold takes a percentage (e.g. 5%), was '{text}'") from None
+    if not 0 <= value < 100:
+        raise argparse.ArgumentTypeError(f"--threshold must be in 0..100 %, was {value:g}")
+    return value / 100
+
+
+def load_run(parser, folder):
+    path = Path(folder) / "results.json"
+    if not path.is_file():
+        parser.error(f"{folder} holds no results.json")
+    try:
+        run = json.loads(path.read_text())
+    except ValueError as e:
+        raise LabError(f"{path} is not valid JSON: {e}") from None
+    if run.get("schema") not in (BENCH, CAPACITY):
+        parser.error(f"{path}: unknown schema '{run.get('schema')}' (expected {BENCH} or {CAPACITY})")
+    return run
+
+
+def rebuild(run, out_dir):
+    """Writes the folder's derived files again from its point records."""
+    if run["schema"] == CAPACITY:
+        from ..capacity.report import write_all
+        return write_all(run, out_dir)
+    from ..bench.charts import write_charts
+    from ..bench.report import write_report
+    from ..bench.results import summarize, write_csv, write_json
+    run["summary"] = summarize(run["points"])
+    write_csv(out_dir / "results.csv", run["points"])
+    run["charts"] = write_charts(run["summary"], out_dir, run["env"]["host"]["cpus"])
+    write_json(out_dir / "results.json", run)
+    write_report(out_dir / "report.md", run)
+    return run
+
+
+def run_report(args):
+    out_dir = Path(args.dir)
+    run = load_run(_parsers["report"], out_dir)
+    rebuild(run, out_dir)
+    print(f"rebuilt {out_dir / 'report.md'} ({len(run['points'])} windows, charts: {', '.join(run['charts']) or 'none'})")
+    return 0
+
+
+# -- compare ------------------------------------------------------------------------------------
+def figures(run):
+    """{point key: {figure: (value, higher_is_better)}} from a run's point records."""
+    groups = {}
+    for p in run["points"]:
+        if not p.get("load"):
+            continue
+        if run["schema"] == CAPACITY:
+            key = (p["mode"], f"sleep {p['sleep_max_ms']} ms")
+        else:
+            key = (p["mode"], p["driver"], f"c={p['concurrency']}", f"sleep {p['sleep_min_ms']}-{p['sleep_max_ms']} ms")
+        groups.setdefault(key, []).append(p)
+    result = {}
+    if run["schema"] == CAPACITY:
+        from ..capacity.summary import summarize
+        for row in summarize(run):
+            key = (row["mode"], f"sleep {row['sleep_max_ms']} ms")
+            entry = {}
+            if row["capacity_rps"]:
+                entry["capacity req/s"] = (row["capacity_rps"]["median"], True)
+            latency = row["at_capacity"]["latency_ms"]
+            if latency:
+                entry["p99 ms at capacity"] = (latency["p99"], False)
+            cpu = row["at_capacity"]["cpu_ms_per_request"]
+            if cpu:
+                entry["CPU ms per request"] = (cpu["median"], False)
+            result[key] = entry
+        return result
+    import statistics
+    for key, points in groups.items():
+        ok = [p["load"]["ok_rps"] for p in points]
+        histogram = merged(p["load"].get("latency_hdr") for p in points)
+        entry = {"req/s": (statistics.median(ok), True)}
+        latency = latency_ms(histogram) if histogram is not None and all(p["load"].get("latency_hdr") for p in points) else None
+        if latency:
+            entry["p99 ms (merged)"] = (latency["p99"], False)
+        else:
+            # The tool gave only its own percentiles: the worst window's, not an average.
+            entry["p99 ms (worst window)"] = (max(p["load"]["latency_ms"]["p99"] for p in points
+                                                 if p["load"].get("latency_ms")), False)
+        result[key] = entry
+    return result
+
+
+def compare(run_a, run_b, threshold):
+    """[(key, figure, a, b, change, regression)] for every figure both runs have."""
+    a, b = figures(run_a), figures(run_b)
+    rows = []
+    for key in a:
+        if key not in b:
+            continue
+        for name, (value_a, higher_better) in a[key].items():
+            if name not in b[key] or not value_a:
+                continue
+            value_b = b[key][name][0]
+            change = value_b / value_a - 1
+            worse = -change if higher_better else change
+            rows.append((key, name, value_a, value_b, change, worse > threshold))
+    return rows
+
+
+def run_compare(args):
+    parser = _parsers["compare"]
+    run_a, run_b = load_run(parser, args.dir_a), load_run(parser, args.dir_b)
+    if run_a["schema"] != run_b["schema"]:
+        parser.error(f"cannot compare a {run_a['schema']} run with a {run_b['schema']} run")
+    rows = compare(run_a, run_b, args.threshold)
+    if not rows:
+        print("no point is in both runs")
+        return 1
+    width = max(len(" ".join(key)) for key, *_ in rows)
+    for key, name, value_a, value_b, change, regression in rows:
+        print(f"{' '.join(key):<{width}}  {name:<22} {value_a:>12,.3f} -> {value_b:>12,.3f}  {change * 100:+7.1f} %"
+              + ("  REGRESSION" if regression else ""))
+    regressions = sum(1 for row in rows if row[-1])
+    only_a = set(figures(run_a)) - set(figures(run_b))
+    if only_a:
+        print(f"only in {args.dir_a}: {', '.join(' '.join(k) for k in sorted(only_a))}")
+    print(f"{regressions} regression(s) beyond {args.threshold * 100:g} %" if regressions
+          else f"no regression beyond {args.threshold * 100:g} %")
+    return 1 if regressions else 0
