@@ -279,7 +279,8 @@ def test_vegeta_counts_status_0_by_error_text_and_non_2xx_as_answered_errors():
 
 def test_vegeta_window_keeps_the_requests_due_inside_it():
     start_s = 1_700_000_000
-    rows = [(start_s * 1000 * MS + n * 10 * MS, 200, 5 * MS, "", n) for n in range(400)]  # 4 s at 100 req/s
+    # 4 s at 100 req/s, request 0 sent 3 ms after a whole second.
+    rows = [(start_s * 1000 * MS + 3 * MS + n * 10 * MS, 200, 5 * MS, "", n) for n in range(400)]
     result = summarize_vegeta(rows, vegeta_spec(window=(start_s + 1, start_s + 3)))
     assert result.ok == 200 and result.duration_s == 2.0
     assert result.per_second_ok == [100, 100]
