@@ -151,6 +151,24 @@ def write_json(path, run):
     Path(path).write_text(json.dumps(run, indent=2) + "\n")
 
 
+def portable(value, out_dir, root=None):
+    """`value` (JSON-like) with this machine's paths made relative: inside the results folder to
+    the folder, inside the repository to the repository root. Committed results then name no
+    absolute path of the machine that produced them."""
+    from .. import ROOT
+    root = str(root or ROOT)
+    out_dir = str(out_dir)
+    if isinstance(value, str):
+        for base in (out_dir, root):
+            value = value.replace(base + "/", "").replace(base, ".")
+        return value
+    if isinstance(value, dict):
+        return {k: portable(v, out_dir, root) for k, v in value.items()}
+    if isinstance(value, list):
+        return [portable(v, out_dir, root) for v in value]
+    return value
+
+
 # results.csv: one row per measured point, flat columns (same names as in RESULTS-SCHEMA.md).
 CSV_COLUMNS = (
     ("index", ("index",)), ("id", ("id",)), ("mode", ("mode",)), ("driver", ("driver",)),

@@ -29,7 +29,8 @@ from .drivers import DRIVERS, DriverOutputError, LoadSpec
 from .cpus import allowed_cpus
 from .jfr import JfrRecorder
 from .plan import Estimator, build_plan
-from .results import SCHEMA, derive, flags, little_ceiling, summarize as summarize_points, write_csv, write_json
+from .results import (SCHEMA, derive, flags, little_ceiling, portable, summarize as summarize_points, write_csv,
+                      write_json)
 from .sampler import WindowSampler, process_running, summarize, summarize_window, write_samples_csv
 
 # A load tool gets its duration plus its timeout plus this before it is stopped as hung.
@@ -175,6 +176,7 @@ class RunRecorder:
     def __init__(self, out_dir, config, env, planned_points):
         self.out_dir = out_dir
         self.started = time.monotonic()
+        env = portable(env, out_dir)
         self.run = {"schema": SCHEMA, "state": "running", "started": _now_iso(), "config": config.to_dict(),
                     "env": env, "planned_points": planned_points, "sessions": [], "points": []}
         (out_dir / "raw").mkdir(parents=True, exist_ok=True)
@@ -186,9 +188,10 @@ class RunRecorder:
         return self.run["points"]
 
     def add_session(self, session):
-        self.run["sessions"].append(session)
+        self.run["sessions"].append(portable(session, self.out_dir))
 
     def add_point(self, record):
+        record = portable(record, self.out_dir)
         self.run["points"].append(record)
         with open(self.out_dir / "points.jsonl", "a") as f:
             f.write(json.dumps(record) + "\n")

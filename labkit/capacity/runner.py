@@ -20,6 +20,7 @@ from ..bench.cpus import allowed_cpus
 from ..bench.drivers import DRIVERS, LoadSpec
 from ..bench.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from ..bench.plan import format_duration
+from ..bench.results import flags, portable
 from ..bench.runner import drive, keep_log, probe, start_server, steady_window, window_record
 from ..bench.sampler import process_running, read_process, write_samples_csv
 from ..bench.scenarios import scenario as find_scenario
@@ -218,7 +219,6 @@ class CapacityRunner:
         return record
 
     def _point(self, point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, run, spec):
-        from ..bench.results import flags
         load = run["load"]
         target = self.targets[mode]
         service_s = sleep.mean_ms / 1000.0
@@ -316,6 +316,7 @@ class CapacityRecorder:
         self.out_dir = Path(out_dir)
         self.started = time.monotonic()
         from ..bench.runner import _now_iso
+        env = portable(env, out_dir)
         self.run = {"schema": SCHEMA, "state": "running", "started": _now_iso(), "config": config.to_dict(),
                     "env": env, "orders": [], "sessions": [], "points": []}
         (self.out_dir / "raw").mkdir(parents=True, exist_ok=True)
@@ -326,9 +327,10 @@ class CapacityRecorder:
                                    "modes": list(order)})
 
     def add_session(self, session):
-        self.run["sessions"].append(session)
+        self.run["sessions"].append(portable(session, self.out_dir))
 
     def add_point(self, record):
+        record = portable(record, self.out_dir)
         self.run["points"].append(record)
         with open(self.out_dir / "points.jsonl", "a") as f:
             f.write(json.dumps(record) + "\n")
