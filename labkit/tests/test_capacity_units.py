@@ -1,0 +1,202 @@
+"""./lab capacity without servers: the rate search, the goal, the summary from point records
+(merged histograms, spreads, ratios with ceilings), the report, compare, and the shared helpers
+(steadiness, CPU pinning, portable paths)."""
+import argparse
+import copy
+import random
+
+import pytest
+
+from labkit.bench.cpus import CpuPinning, cpu_pinning
+from labkit.bench.drivers import new_histogram
+from labkit.bench.histograms import encode, median_spread
+from labkit.bench.results import portable
+from labkit.bench.steadiness import not_steady, settled
+from labkit.capacity.config import LatencyGoal, latency_goal
+from labkit.capacity.report import report
+from labkit.capacity.runner import rotated
+from labkit.capacity.search import RateSearch
+from labkit.capacity.summary import ratios, summarize
+from labkit.commands.report import compare
+
+
+# -- the search ---------------------------------------------------------------------------------
+def run_search(true_capacity, start=250, max_rate=50_000, resolution=0.05):
+    search = RateSearch(start_rate=start, max_rate=max_rate, resolution=resolution)
+    while (rate := search.next_rate()) is not None:
+        search.record(rate, rate <= true_capacity)
+    return search
+
+
+@pytest.mark.parametrize("true_capacity", [260, 999, 3_000, 7_777, 41_000])
+def test_search_ends_within_the_resolution_below_the_true_capacity(true_capacity):
+    search = run_search(true_capacity)
+    assert search.capacity <= true_capacity < search.failed
+    assert (search.failed - search.capacity) / search.capacity <= 0.05
+    first_miss = next(i for i, (_, met) in enumerate(search.steps) if not met)
+    ramp = [rate for rate, _ in search.steps[:first_miss + 1]]
+    assert all(b == min(2 * a, 50_000) for a, b in zip(ramp, ramp[1:]))  # doubling (up to --max-rate) to the first miss
+
+
+def test_search_halves_when_even_the_start_rate_misses():
+    search = run_search(90, start=1000)
+    assert [rate for rate, _ in search.steps][:4] == [1000, 500, 250, 125]
+    assert search.capacity <= 90 < search.failed
+
+
+def test_search_stops_at_the_max_rate_and_says_it_found_no_limit():
+    search = run_search(10**9, start=1000, max_rate=5000)
+    assert [rate for rate, _ in search.steps] == [1000, 2000, 4000, 5000]
+    assert search.capacity == 5000 and search.reached_max and search.failed is None
+
+
+def test_search_that_never_meets_the_goal_has_no_capacity():
+    search = run_search(0, start=8)
+    assert search.capacity is None and search.failed == 1
+
+
+# -- options ------------------------------------------------------------------------------------
+def test_goal_relative_to_the_sleep_and_absolute():
+    assert latency_goal("p99=+50ms") == LatencyGoal("p99", 50.0, True)
+    assert latency_goal("p99.9=250") == LatencyGoal("p999", 250.0, False)
+    from labkit.bench.config import SleepSpec
+    assert latency_goal("p99=+50ms").limit_ms(SleepSpec(2000, 2000)) == 2050
+
+
+@pytest.mark.parametrize("text", ["p99", "p98=100", "p99=-5ms", "p99=0", "p99=fast"])
+def test_bad_goal_is_rejected(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        latency_goal(text)
+
+
+def test_cpu_pinning_parses_roles_and_rejects_overlap_and_unknown_cpus():
+    assert cpu_pinning("server=1,driver=0", cpu_count=2) == CpuPinning(server=(1,), driver=(0,))
+    assert cpu_pinning("server=1-3,driver=0+4", cpu_count=8).to_dict() == {"server": "1,2,3", "driver": "0,4"}
+    assert cpu_pinning("driver=0", cpu_count=2).driver_prefix() == ["taskset", "-c", "0"]
+    for bad in ("server=0,driver=0", "server=2,driver=0", "client=1", "server=a"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            cpu_pinning(bad, cpu_count=2)
+
+
+def test_confirmation_rounds_rotate_the_target_order():
+    modes = ("a", "b", "c")
+    orders = [rotated(modes, r) for r in range(3)]
+    assert orders == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+    assert all(sorted(o) == list(modes) for o in orders)
+
+
+# -- steadiness and spreads ---------------------------------------------------------------------
+def test_a_rising_or_jumpy_throughput_is_not_steady_a_flat_one_is():
+    assert not not_steady([1000, 1010, 995, 1003, 998, 1001])
+    assert not_steady([600, 700, 800, 900, 1000, 1100])
+    assert not_steady([1000, 200, 1000, 1000, 1000, 1000])
+
+
+def test_warmup_settles_when_the_last_three_iterations_agree():
+    assert not settled([1000, 2000, 3000])
+    assert not settled([3000, 3100])
+    assert settled([1000, 2900, 3000, 3050])
+
+
+def test_spread_gives_median_range_n_and_a_t_interval():
+    spread = median_spread([100, 110, 120])
+    assert (spread["median"], spread["min"], spread["max"], spread["n"]) == (110, 100, 120, 3)
+    low, high = spread["ci95"]
+    assert low < 110 < high and high - low == pytest.approx(2 * 4.303 * 10 / 3 ** 0.5, rel=1e-3)
+    assert median_spread([5, 7])["ci95"] is None
+
+
+# -- summary, ratios and report from point records -----------------------------------------------
+def histogram_of(values_ms):
+    histogram = new_histogram()
+    for value in values_ms:
+        histogram.record_value(int(value * 1000))
+    return encode(histogram)
+
+
+def point(mode, phase, rate, passed, latencies, repeat=None, max_concurrent=None, cpu=0.5, sleep=100):
+    values = sorted(latencies)
+    return {
+        "index": 0, "id": f"{mode}-{phase}-{rate}", "mode": mode, "driver": "vegeta", "phase": phase, "step": 1,
+        "repeat": repeat, "rate": rate, "sleep_min_ms": sleep, "sleep_max_ms": sleep, "max_concurrent": max_concurrent,
+        "load": {"ok_rps": rate, "errors": {"total": 0}, "latency_hdr": histogram_of(values),
+                 "latency_ms": {"p50": values[len(values) // 2], "p99": values[int(len(values) * 0.99)],
+                                "max": values[-1]}},
+        "resources": {"server": {"cpu_cores": cpu, "rss_peak_mb": 300, "threads_max": 40}},
+        "derived": {"cpu_ms_per_request": cpu / rate * 1000,
+                    "ceiling_rps": max_concurrent / (sleep / 1000) if max_concurrent else None},
+        "capacity": {"goal_ms": 150, "percentile": "p99", "passed": passed}, "flags": [], "files": {},
+    }
+
+
+def synthetic_run():
+    rng = random.Random(7)
+    fast = lambda n=2000: [100 + rng.random() * 20 for _ in range(n)]
+    points = []
+    for mode, capacity, pool in (("virtual", 3000, None), ("platform-4000", 2000, 4000), ("platform-10000", 2800, 10000)):
+        points += [point(mode, "search", capacity // 2, True, fast(), max_concurrent=pool),
+                   point(mode, "search", capacity, True, fast(), max_concurrent=pool),
+                   point(mode, "search", capacity * 2, False, fast() + [900] * 100, max_concurrent=pool)]
+        for repeat in (1, 2, 3):
+            points.append(point(mode, "confirm", capacity, True, fast(), repeat=repeat, max_concurrent=pool))
+    # platform-4000's second round held only a lower rate; one of its windows holds the slowest request.
+    next(p for p in points if p["mode"] == "platform-4000" and p["repeat"] == 2)["capacity"]["passed"] = False
+    points.append(point("platform-4000", "confirm", 1900, True, fast() + [149], repeat=2, max_concurrent=4000))
+    return {"schema": "loomlab.capacity/1", "state": "complete", "started": "t0", "finished": "t1", "wall_s": 60,
+            "config": {"name": "t", "modes": ["virtual", "platform-4000", "platform-10000"], "repeats": 3,
+                       "sleeps": [{"sleep_min_ms": 100, "sleep_max_ms": 100, "goal_ms": 150, "timeout_s": 5}],
+                       "goal": {"percentile": "p99"}, "goal_text": "p99 <= sleep + 50 ms", "duration_s": 10,
+                       "preroll_s": 2, "cooldown_s": 3, "warmup_iteration_s": 5, "warmup_concurrency": 1000,
+                       "warmup_max_s": 180, "start_rate": 250, "resolution": 0.05, "max_rate": 50000, "cpus": None},
+            "env": {"command": "./lab capacity", "host": {"cpu_model": "x", "cpus": 2, "memory_gb": 24, "os": "d",
+                                                          "kernel": "k", "loadavg_at_start": [0, 0, 0]},
+                    "jdk": {"vendor": "v", "runtime_version": "25", "version": "25"}, "tools": {"vegeta": {"version": "v12"}},
+                    "git": {"commit": "abc", "dirty": False}},
+            "orders": [{"sleep_min_ms": 100, "sleep_max_ms": 100, "repeat": 1, "modes": ["virtual"]}],
+            "sessions": [], "points": points}
+
+
+def test_summary_takes_capacity_from_the_confirmations_with_spread_and_merges_histograms():
+    run = synthetic_run()
+    rows = {r["mode"]: r for r in summarize(run)}
+    virtual, p4000 = rows["virtual"], rows["platform-4000"]
+    assert virtual["search"]["found_rps"] == 3000 and virtual["search"]["missed_rps"] == 6000
+    assert virtual["capacity_rps"]["median"] == 3000 and virtual["capacity_rps"]["n"] == 3
+    assert p4000["capacity_rps"]["min"] == 1900 and p4000["confirm"]["held_at_found"] == 2
+    # The max at capacity is the slowest request of any held window (149 ms), not an average of maxima.
+    assert p4000["at_capacity"]["latency_ms"]["max"] == pytest.approx(149, abs=0.2)
+    assert p4000["at_capacity"]["latency_ms"]["count"] == 3 * 2000 + 1
+    assert virtual["ceiling_rps"] is None and p4000["ceiling_rps"] == 40000
+
+
+def test_ratios_mark_different_ceilings_and_the_report_compares_like_for_like():
+    run = synthetic_run()
+    run["summary"] = summarize(run)
+    table = ratios(run["summary"])[(100, 100)]
+    assert table[("virtual", "platform-10000")]["ratio"] == pytest.approx(3000 / 2800)
+    assert not table[("virtual", "platform-4000")]["same_ceiling"]
+    text = report(run)
+    assert "†" in text and "same ceiling: no other target" in text
+    assert "3,000 [3,000–3,000] n=3" in text
+
+
+def test_compare_flags_a_capacity_drop_beyond_the_threshold_only():
+    run_a = synthetic_run()
+    run_b = copy.deepcopy(run_a)
+    for p in run_b["points"]:
+        if p["mode"] == "virtual":
+            p["rate"] = int(p["rate"] * 0.9)
+    rows = compare(run_a, run_b, 0.05)
+    regressions = {(key[0], name) for key, name, *_, regression in rows if regression}
+    assert ("virtual", "capacity req/s") in regressions
+    assert not any(mode == "platform-4000" for mode, _ in regressions)
+    assert not any(regression for *_, regression in compare(run_a, run_b, 0.15) if _[0][0] == "virtual"
+                   and _[1] == "capacity req/s")
+
+
+def test_portable_makes_folder_and_repository_paths_relative():
+    from labkit import ROOT
+    record = {"command": f"vegeta attack -targets /r/out/raw/x.targets -output {ROOT}/results/y.bin",
+              "files": [f"{ROOT}/app/target/loomlab.war"], "n": 3}
+    assert portable(record, "/r/out") == {"command": "vegeta attack -targets raw/x.targets -output results/y.bin",
+                                          "files": ["app/target/loomlab.war"], "n": 3}
