@@ -7,13 +7,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-from .formatting import sleep_text  # noqa: E402
+from .formatting import central, sleep_text  # noqa: E402
 
 CHARTS = {
     "throughput": "throughput.png",
     "latency": "latency.png",
     "memory": "memory-threads.png",
     "cpu": "cpu.png",
+    "spectrum": "percentile-spectrum.png",
 }
 
 
@@ -104,7 +105,7 @@ def latency_chart(data, path):
     for ax, level in zip(axes[0], data.levels):
         for i, series in enumerate(data.series):
             values = [(label, data.metric(series, level, name)) for name, label in percentiles]
-            points = [(k, m["median"]) for k, (label, m) in enumerate(values) if m]
+            points = [(k, central(m)) for k, (label, m) in enumerate(values) if m]
             if points:
                 ax.plot([k for k, _ in points], [v for _, v in points], marker="o",
                         color=colors[i % len(colors)], label=data.series_label(series))
@@ -119,7 +120,7 @@ def latency_chart(data, path):
         ax.set_title(data.level_label(level).replace("\n", ", "))
         ax.grid(alpha=0.3, which="both")
     axes[0][0].legend(fontsize="small")
-    figure.suptitle("Latency percentiles (median over repeats)")
+    figure.suptitle("Latency percentiles (repeats merged; a tool without raw latencies: its worst repeat)")
     _save(figure, path)
 
 
@@ -173,6 +174,36 @@ def _stacked_cpu(ax, data):
     ax.grid(axis="y", alpha=0.3)
 
 
+def spectrum_chart(data, path):
+    """Per level, the percentile spectrum of each series' merged histogram, log-log."""
+    figure, axes = plt.subplots(1, len(data.levels), figsize=(max(5.5 * len(data.levels), 7), 4.8), squeeze=False)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, level in zip(axes[0], data.levels):
+        for i, series in enumerate(data.series):
+            row = data.row(series, level)
+            if not row or not row.get("spectrum_ms"):
+                continue
+            # x = 1 / (1 − p): one decade per added nine; the max (p = 100) stays in the tables.
+            values = [(100.0 / (100.0 - p), v) for p, v in row["spectrum_ms"] if p < 100.0]
+            ax.plot([x for x, _ in values], [v for _, v in values], marker=".", color=colors[i % len(colors)],
+                    label=data.series_label(series))
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{100 - 100 / x:g}%"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel("percentile")
+        ax.set_ylabel("latency, ms (log)")
+        ax.set_title(data.level_label(level).replace("\n", ", "))
+        ax.grid(alpha=0.3, which="both")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize="small")
+    figure.suptitle("Percentile spectrum (repeats' histograms merged)")
+    _save(figure, path)
+
+
 def write_charts(rows, out_dir, cpus=None):
     """Writes every chart for the summary rows; returns {name: file name}. `cpus`: the machine's
     CPU count, drawn as the limit on the CPU chart."""
@@ -184,4 +215,7 @@ def write_charts(rows, out_dir, cpus=None):
                        ("memory", memory_chart), ("cpu", lambda d, p: cpu_chart(d, p, cpus))):
         draw(data, out_dir / CHARTS[name])
         written[name] = CHARTS[name]
+    if any(r.get("spectrum_ms") for r in data.rows):
+        spectrum_chart(data, out_dir / CHARTS["spectrum"])
+        written["spectrum"] = CHARTS["spectrum"]
     return written

@@ -11,14 +11,20 @@ def number(value, digits=0):
 
 
 def metric(row, name, digits=0, spread=True):
-    """A summary metric as 'median [min–max]', or just the median for one repeat."""
+    """A summary metric as 'median [min–max]' (a latency: 'merged [min–max of the windows]'), or
+    just the value for one repeat."""
     m = row["metrics"].get(name)
     if not m:
         return "–"
-    text = number(m["median"], digits)
+    text = number(central(m), digits)
     if spread and m["n"] > 1:
         text += f" [{number(m['min'], digits)}–{number(m['max'], digits)}]"
     return text
+
+
+def central(metric):
+    """A summary metric's headline: the merged (or worst-window) value of a latency, else the median."""
+    return metric["value"] if "value" in metric else metric["median"]
 
 
 def sleep_text(row):

@@ -35,7 +35,8 @@ class Session:
 
 def build_plan(config, scenario):
     """Sessions in run order. restart=repeat: repeat rounds outermost, each mode started afresh in
-    every round (modes interleaved, so a slow minute of the machine hits all of them alike);
+    every round (modes interleaved, so a slow minute of the machine hits all of them alike; the
+    order rotated by one per round, so no mode always runs first or right after another);
     restart=mode: one session per mode, repeats back to back after one warm-up per level.
     With --steady every point warms up: each is a new run of the tool, with its own connection ramp."""
     sessions, index = [], 0
@@ -47,7 +48,7 @@ def build_plan(config, scenario):
 
     if config.restart == "repeat":
         for repeat in range(1, config.repeats + 1):
-            for mode in config.modes:
+            for mode in rotated(config.modes, repeat - 1):
                 points = tuple(point(mode, driver, level, repeat, True)
                                for driver in config.drivers for level in config.levels)
                 sessions.append(Session(len(sessions) + 1, mode, repeat, points))
@@ -58,6 +59,12 @@ def build_plan(config, scenario):
                            for repeat in range(1, config.repeats + 1))
             sessions.append(Session(len(sessions) + 1, mode, None, points))
     return sessions
+
+
+def rotated(modes, by):
+    """The modes' order in round `by` (0-based): rotated by one per round."""
+    by %= len(modes)
+    return tuple(modes[by:]) + tuple(modes[:by])
 
 
 class Estimator:

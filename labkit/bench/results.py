@@ -8,7 +8,8 @@ import math
 import statistics
 from pathlib import Path
 
-from .steadiness import NOT_STEADY_SHARE
+from .histograms import latency_ms, median_spread, merged, spectrum_ms
+from .steadiness import NOT_STEADY_SHARE, not_steady
 
 SCHEMA = "loomlab.bench/1"
 # Driver CPU above this share of one core: the load tool, not the server, may set the pace.
@@ -36,13 +37,13 @@ def derive(record, max_concurrent, service_time_s):
     server = (record.get("resources") or {}).get("server") or {}
     ceiling = little_ceiling(record["concurrency"], max_concurrent, service_time_s, record.get("rate"))
     ok_rps = load.get("ok_rps")
-    ok = load.get("ok")
-    cpu_s = server.get("cpu_s")
     rss_gb = server.get("rss_peak_mb", 0) / 1024 if server.get("rss_peak_mb") else None
     return {
         "ceiling_rps": _round(ceiling, 1),
         "efficiency": _round(ok_rps / ceiling, 4) if ceiling and ok_rps is not None else None,
-        "requests_per_cpu_s": _round(ok / cpu_s, 1) if ok is not None and cpu_s else None,
+        # Both rates over the measured window (2xx ÷ window, CPU ÷ the samples' span in it), so the
+        # request count and the CPU time cover the same time.
+        "requests_per_cpu_s": _round(ok_rps / server["cpu_cores"], 1) if ok_rps is not None and server.get("cpu_cores") else None,
         "rps_per_gb_rss": _round(ok_rps / rss_gb, 1) if ok_rps is not None and rss_gb else None,
     }
 
@@ -69,13 +70,16 @@ def flags(record):
             found.append("incomplete")
         if record.get("rate") and load["ok_rps"] < RATE_REACHED_SHARE * record["rate"]:
             found.append("rate-not-reached")
+    if not_steady((record.get("steadiness") or {}).get("per_second_rps")):
+        found.append("not-steady")
     return found
 
 
 FLAG_MEANINGS = {
     "failed": "no result: the load tool failed (see `failure`)",
     "client-bound": f"the load tool used more than {CLIENT_BOUND_CORES:.0%} of a core: it may have set the pace, not the server",
-    "cpu-saturated": f"the machine's CPUs were at least {SATURATED_SHARE:.0%} busy: server and load tool competed for CPU",
+    "cpu-saturated": f"the machine's CPUs (all programs together) were at least {SATURATED_SHARE:.0%} busy: the server "
+                     "may have waited for CPU",
     "other-load": f"programs other than server and load tool used more than {OTHER_LOAD_CORES} cores: the machine was shared",
     "errors": "some requests failed (timeouts, resets, non-2xx): see the error columns",
     "incomplete": "the load tool stopped before the planned end (ab stops at its first timeout)",
@@ -136,15 +140,43 @@ def summarize(records):
                "errors_total": sum(value_at(m, ("load", "errors", "total")) or 0 for m in members),
                "ceiling_rps": value_at(members[0], ("derived", "ceiling_rps")), "metrics": {}, "flags": {}}
         for name, path in SUMMARY_METRICS:
-            values = [v for v in (value_at(m, path) for m in members) if isinstance(v, (int, float)) and not math.isnan(v)]
-            if values:
-                row["metrics"][name] = {"median": _round(statistics.median(values), 4),
-                                        "min": _round(min(values), 4), "max": _round(max(values), 4), "n": len(values)}
+            spread = median_spread([value_at(m, path) for m in members])
+            if spread:
+                row["metrics"][name] = spread
+        _merge_latency(row, members)
         for member in members:
             for flag in member.get("flags", []):
                 row["flags"][flag] = row["flags"].get(flag, 0) + 1
         rows.append(row)
     return rows
+
+
+LATENCY_METRICS = {"latency_p50_ms": "p50", "latency_p90_ms": "p90", "latency_p99_ms": "p99",
+                   "latency_p999_ms": "p999", "latency_max_ms": "max"}
+
+
+def _merge_latency(row, members):
+    """Latency over repeats is never a median or mean of percentiles: with every window's histogram
+    the repeats are merged (p99 of all their requests, the true max); when a tool gave only its own
+    percentiles (bombardier), the worst window's. `value` holds it, min/max the single windows'."""
+    measured = [m for m in members if value_at(m, ("load", "latency_ms"))]
+    if not measured:
+        return
+    encoded = [value_at(m, ("load", "latency_hdr")) for m in measured]
+    histogram = merged(encoded) if all(encoded) else None
+    latency = latency_ms(histogram)
+    if latency:
+        row["spectrum_ms"] = spectrum_ms(histogram)
+    how = "merged" if latency else "worst-window"
+    row["latency_how"] = how
+    for name, key in LATENCY_METRICS.items():
+        metric = row["metrics"].get(name)
+        if not metric:
+            continue
+        metric.pop("median", None)
+        metric.pop("ci95", None)
+        metric["value"] = latency[key] if latency else metric["max"]
+        metric["how"] = how
 
 
 def write_json(path, run):

@@ -27,6 +27,8 @@ from ..errors import LabError
 from ..process import spawn, stop, tail
 from .drivers import DRIVERS, DriverOutputError, LoadSpec
 from .cpus import allowed_cpus
+from .histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
+from .steadiness import per_second_from_samples, series_stats
 from .jfr import JfrRecorder
 from .plan import Estimator, build_plan
 from .results import (SCHEMA, derive, flags, little_ceiling, portable, summarize as summarize_points, write_csv,
@@ -319,12 +321,30 @@ class BenchRunner:
                       **({"jfr": f"raw/{point.id}.jfr"} if jfr_summary.get("available") else {}),
                       **{"side": [str(Path(p).relative_to(self.out_dir)) for p in run["side_files"]]}},
         }
+        record["steadiness"] = self._steadiness(run, measured, response_bytes)
+        if run["load"] and run["load"].latency_hdr:
+            path = write_hgrm_gz(decode(run["load"].latency_hdr), self.out_dir / HISTOGRAM_DIR / f"{point.id}.hgrm.gz")
+            record["files"]["hgrm"] = str(path.relative_to(self.out_dir))
         record["derived"] = derive(record, target.max_concurrent, service_s)
         record["flags"] = flags(record)
         self.recorder.add_point(record)
         self.done_points += 1
         self.estimator.point_finished(point, time.monotonic() - began)
         self.progress.point_done(point, record, self._eta())
+
+    def _steadiness(self, run, measured, response_bytes):
+        """The window's per-second 2xx answers (the tool's own when it records each request, else
+        from its read bytes) and how much they vary and trend (steadiness.series_stats)."""
+        load = run["load"]
+        if load is not None and load.per_second_ok:
+            series, source = load.per_second_ok, "the load tool's per-request records"
+        else:
+            window = (run["resources"] or {}).get("window_t_s")
+            series = per_second_from_samples(run["samples"], response_bytes, *(window or (None, None)))
+            source = "the load tool's read bytes (/proc) ÷ one answer's size"
+        if not series:
+            return None
+        return {"per_second_rps": series, "source": source, **(series_stats(series) or {})}
 
     def _measure_fresh(self, point, server, url, ceiling, response_bytes):
         """A warm-up run (when the point has one), then the window as a run of its own."""

@@ -41,3 +41,28 @@ def settled(throughputs, iterations=SETTLE_ITERATIONS, tolerance=SETTLE_TOLERANC
     last = throughputs[-iterations:]
     mean = statistics.fmean(last)
     return mean > 0 and all(abs(v - mean) <= tolerance * mean for v in last)
+
+
+def per_second_from_samples(samples, response_bytes, start_t=None, end_t=None):
+    """Per-second answers of a window from the load tool's read bytes (/proc samples, interpolated
+    to whole seconds) ÷ one answer's size: for tools that report no per-request times."""
+    readings = [(s.t, s.driver.read_bytes) for s in samples if s.driver and s.driver.read_bytes is not None]
+    if len(readings) < 2 or not response_bytes:
+        return None
+    start = readings[0][0] if start_t is None else start_t
+    end = readings[-1][0] if end_t is None else end_t
+
+    def bytes_at(t):
+        for (t0, b0), (t1, b1) in zip(readings, readings[1:]):
+            if t0 <= t <= t1:
+                return b0 + (b1 - b0) * ((t - t0) / (t1 - t0) if t1 > t0 else 0)
+        return None
+    series = []
+    second = start
+    while second + 1 <= end:
+        low, high = bytes_at(second), bytes_at(second + 1)
+        if low is None or high is None:
+            break
+        series.append(round((high - low) / response_bytes, 1))
+        second += 1
+    return series

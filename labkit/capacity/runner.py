@@ -19,7 +19,7 @@ from pathlib import Path
 from ..bench.cpus import allowed_cpus
 from ..bench.drivers import DRIVERS, LoadSpec
 from ..bench.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
-from ..bench.plan import format_duration
+from ..bench.plan import format_duration, rotated
 from ..bench.results import flags, portable
 from ..bench.runner import drive, keep_log, probe, start_server, steady_window, window_record
 from ..bench.sampler import process_running, read_process, write_samples_csv
@@ -288,13 +288,6 @@ def derived(record):
         "cpu_ms_per_request": round(cores / ok_rps * 1000, 4) if cores is not None and ok_rps else None,
         "ceiling_rps": round(ceiling, 1) if ceiling else None,
     }
-
-
-def rotated(modes, by):
-    """The target order of a confirmation round: rotated by one per round, so each target takes
-    each position in turn (and a slow minute of the machine is not always the same target's)."""
-    by %= len(modes)
-    return tuple(modes[by:]) + tuple(modes[:by])
 
 
 def _level(sleep):

@@ -106,10 +106,10 @@ def test_quick_preset_fills_only_what_was_not_given():
 
 
 # -- plan ----------------------------------------------------------------------------------
-def test_restart_per_repeat_interleaves_modes_and_warms_every_session():
+def test_restart_per_repeat_interleaves_modes_rotating_their_order_and_warms_every_session():
     config = build(concurrency=options.concurrency_list("10,20"), repeats=2)
     sessions = build_plan(config, scenario("sleep"))
-    assert [s.label for s in sessions] == ["platform-4000-r1", "virtual-r1", "platform-4000-r2", "virtual-r2"]
+    assert [s.label for s in sessions] == ["platform-4000-r1", "virtual-r1", "virtual-r2", "platform-4000-r2"]
     assert all(p.warmup for s in sessions for p in s.points)
     assert [p.index for s in sessions for p in s.points] == list(range(1, 9))
     assert sessions[0].points[0].path == "/api/sleep?ms=100&depth=100"
@@ -202,10 +202,45 @@ def test_repeats_are_summarized_as_median_with_min_and_max():
     rows = summarize([point(ok_rps=100.0), point(ok_rps=300.0, driver_cores=0.95), point(ok_rps=200.0),
                       point(ok_rps=50.0, concurrency=10)])
     row = next(r for r in rows if r["concurrency"] == 100)
-    assert row["metrics"]["ok_rps"] == {"median": 200.0, "min": 100.0, "max": 300.0, "n": 3}
+    metric = row["metrics"]["ok_rps"]
+    assert {k: metric[k] for k in ("median", "min", "max", "n")} == {"median": 200.0, "min": 100.0, "max": 300.0, "n": 3}
+    low, high = metric["ci95"]  # the t-interval of the mean, beside the median
+    assert low < 200 < high
     assert row["flags"] == {"client-bound": 1}
     assert row["repeats"] == 3
     assert next(r for r in rows if r["concurrency"] == 10)["metrics"]["ok_rps"]["n"] == 1
+
+
+def test_latency_over_repeats_merges_histograms_and_never_averages_percentiles():
+    from labkit.bench.drivers import new_histogram
+    from labkit.bench.histograms import encode
+
+    def window(values_ms):
+        histogram = new_histogram()
+        for value in values_ms:
+            histogram.record_value(int(value * 1000))
+        return encode(histogram)
+    # Two windows: one fast (1000 requests at 100 ms), one with a slow tail (1000 at 100 ms + 30 at 900 ms).
+    fast = point(ok_rps=100.0)
+    slow = point(ok_rps=100.0)
+    fast["load"]["latency_hdr"] = window([100] * 1000)
+    slow["load"]["latency_hdr"] = window([100] * 1000 + [900] * 30)
+    fast["load"]["latency_ms"] = {"p50": 100.0, "p99": 100.0, "max": 100.0}
+    slow["load"]["latency_ms"] = {"p50": 100.0, "p99": 900.0, "max": 900.0}
+    row = summarize([fast, slow])[0]
+    # 30 of 2030 requests (1.5 %) are slow: the merged p99 is 900 ms; an average of p99s would say 500.
+    assert row["metrics"]["latency_p99_ms"]["value"] == pytest.approx(900, rel=0.01)
+    assert row["metrics"]["latency_max_ms"]["value"] == pytest.approx(900, rel=0.01)
+    assert row["latency_how"] == "merged" and "median" not in row["metrics"]["latency_p99_ms"]
+    # Without raw latencies (a tool's own percentiles) the worst window stands, not a median.
+    fast["load"]["latency_hdr"] = None
+    row = summarize([fast, slow])[0]
+    assert row["latency_how"] == "worst-window" and row["metrics"]["latency_p99_ms"]["value"] == 900.0
+
+
+def test_a_window_whose_throughput_climbs_is_flagged_not_steady():
+    assert "not-steady" in point(steadiness={"per_second_rps": [500, 600, 700, 800, 900, 1000]})["flags"]
+    assert "not-steady" not in point(steadiness={"per_second_rps": [1000, 990, 1010, 1000, 995]})["flags"]
 
 
 def test_csv_has_one_row_per_point_with_flat_columns(tmp_path):
