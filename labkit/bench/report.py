@@ -27,7 +27,8 @@ def _setup(run):
     tools = ", ".join(f"{t['version']}" for t in env["tools"].values())
     levels = ", ".join(f"c={l['concurrency']} @ {l['sleep_min_ms'] if l['sleep_min_ms'] == l['sleep_max_ms'] else str(l['sleep_min_ms']) + '-' + str(l['sleep_max_ms'])} ms (timeout {l['timeout_s']:g} s)"
                        for l in config["levels"])
-    restart = ("every repeat starts each server afresh; modes interleaved" if config["restart"] == "repeat"
+    restart = ("every repeat starts each server afresh; modes interleaved, their order rotated by one per repeat"
+               if config["restart"] == "repeat"
                else "one fresh server per mode; repeats measured back to back after one warm-up per level")
     git = env["git"]
     rows = [
@@ -41,10 +42,21 @@ def _setup(run):
         ("Scenario", f"{config['scenario']}: depth {config['depth']}"),
         ("Levels", levels),
         ("Windows", _windows(config, restart)),
-        ("Rate", f"{config['rate']} req/s (bombardier --rate)" if config["rate"] else "closed model (no --rate)"),
+        ("Rate", _rate_text(config)),
+        ("CPUs", (f"server on CPU {config['cpus']['server']}, load tool on CPU {config['cpus']['driver']} (--cpus)"
+                  if config.get("cpus") else "not pinned: server and load tool share every CPU")),
         ("Modes", ", ".join(config["modes"])),
     ]
     return _table(["", ""], rows)
+
+
+def _rate_text(config):
+    if not config["rate"]:
+        return "closed model (no --rate): latencies of the requests that were sent (coordinated omission)"
+    if config["drivers"] == ["vegeta"]:
+        return f"{config['rate']} req/s, open model (vegeta): latency from each request's intended start"
+    return (f"{config['rate']} req/s; vegeta: open model; bombardier: a rate limit over --concurrency connections "
+            f"(closed model, latency from the actual send)")
 
 
 def _windows(config, restart):
@@ -126,12 +138,29 @@ def _observations(run, several_drivers):
             overlap = best["metrics"]["ok_rps"]["min"] <= second["metrics"]["ok_rps"]["max"]
             if overlap and best["metrics"]["ok_rps"]["n"] > 1:
                 text += " (their min–max ranges overlap: not a clear lead)"
+            text += _ceiling_note(best, second, ranked)
         lines.append(text + ".")
     for flag in ("client-bound", "cpu-saturated", "other-load", "errors"):
         hit = [f"{r['mode']} c={r['concurrency']}" for r in run["summary"] if r["flags"].get(flag)]
         if hit:
             lines.append(f"- `{flag}` at: {', '.join(hit)}: {FLAG_MEANINGS[flag]}.")
     return "\n".join(lines) if lines else "- No point was measured."
+
+
+def _ceiling_note(best, second, rows):
+    """When the two lead targets have different Little's-law ceilings, say so, and give the lead's
+    ratio against a target with its own ceiling (like for like)."""
+    if best["ceiling_rps"] == second["ceiling_rps"]:
+        return ""
+    note = (f"; their ceilings differ ({number(best['ceiling_rps'])} vs {number(second['ceiling_rps'])} req/s), "
+            "so part of this gap is the ceiling")
+    peer = next((r for r in rows if r is not best and r["ceiling_rps"] == best["ceiling_rps"]), None)
+    if peer and peer["metrics"]["ok_rps"]["median"]:
+        ratio = best["metrics"]["ok_rps"]["median"] / peer["metrics"]["ok_rps"]["median"]
+        note += f"; against {peer['mode']} (same ceiling) {best['mode']} is at {ratio:.2f}×"
+    else:
+        note += "; no other target has the same ceiling"
+    return note
 
 
 def _points_table(run):
@@ -171,8 +200,15 @@ HOW_TO_READ = """\
   harness) — a shared or busy machine shows here.
 - Closed model (no --rate): each connection waits for its answer before the next request, so a slow
   server also slows the load (coordinated omission); latencies are those of the requests that were sent.
-  With --rate (bombardier), a `rate-not-reached` flag says the schedule slipped.
-- Repeats: median, with [min–max] over the repeats. A single repeat is one sample, not a distribution.
+  With --rate and vegeta (open model) requests leave on schedule and latency runs from each request's
+  intended start; bombardier's --rate only limits the send rate of its connections (still closed).
+- Repeats: median [min–max] over the repeats (results.json adds the 95 % CI of the mean for n >= 3);
+  the repeats column gives n. Latency percentiles are never medians or averages of windows: the
+  windows' histograms are merged (p99 of all their requests, max the true max); a tool without raw
+  latencies (bombardier) shows its worst window. A single repeat is one sample, not a distribution.
+- **not-steady**: the window's per-second answers varied or trended by more than 15 %.
+- Per-window histograms: `histograms/<id>.hgrm.gz` (HdrHistogram percentile distribution, ms);
+  `./lab report DIR` rebuilds this report from results.json.
 """
 
 
@@ -201,7 +237,7 @@ def write_report(path, run):
         "",
         _observations(run, several_drivers),
         "",
-        "## Throughput and latency (median [min–max] over repeats)",
+        "## Throughput and latency (req/s: median [min–max] over repeats; latency: repeats merged [min–max of the windows])",
         "",
         throughput,
         "",
