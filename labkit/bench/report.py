@@ -140,6 +140,13 @@ def _observations(run, several_drivers):
                 text += " (their min–max ranges overlap: not a clear lead)"
             text += _ceiling_note(best, second, ranked)
         lines.append(text + ".")
+        ceilings = {}
+        for row in rows:
+            ceilings.setdefault(row["ceiling_rps"], []).append(row["mode"])
+        if len(ceilings) > 1:
+            lines.append(f"  Ceilings differ at this level: " + "; ".join(
+                f"{', '.join(modes)} {number(ceiling)} req/s" for ceiling, modes in ceilings.items())
+                + ". A ratio across different ceilings is partly the ceilings' ratio: compare like for like.")
     for flag in ("client-bound", "cpu-saturated", "other-load", "errors"):
         hit = [f"{r['mode']} c={r['concurrency']}" for r in run["summary"] if r["flags"].get(flag)]
         if hit:

@@ -68,6 +68,8 @@ def register(subparsers):
                    help="connections of the closed-model warm-up iterations (default 1000)")
     p.add_argument("--warmup-iteration", type=bench_options.bounded_int(1, 60, "--warmup-iteration"), metavar="S",
                    help="length of one warm-up iteration (default 5)")
+    p.add_argument("--warmup-min", type=bench_options.bounded_int(0, bench_options.MAX_WARMUP_S, "--warmup-min"),
+                   metavar="S", help="warm up at least this long before the stability rule may end it (default 30)")
     p.add_argument("--warmup-max", type=bench_options.bounded_int(0, bench_options.MAX_WARMUP_S, "--warmup-max"),
                    metavar="S", help="cap of the warm-up; 0 = no warm-up (default 180)")
     p.add_argument("--cooldown", type=bench_options.bounded_int(0, 120, "--cooldown"), metavar="S",

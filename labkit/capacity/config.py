@@ -72,6 +72,7 @@ DEFAULTS = {
     "resolution": 0.05,
     "warmup_concurrency": 1000,
     "warmup_iteration": 5,
+    "warmup_min": 30,
     "warmup_max": 180,
     "cooldown": 3,
     "port": 8080,
@@ -93,6 +94,7 @@ class CapacityConfig:
     resolution: float
     warmup_concurrency: int
     warmup_iteration_s: int
+    warmup_min_s: int           # the stability rule only counts after this (Payara's JIT needs it)
     warmup_max_s: int
     cooldown_s: int
     port: int
@@ -123,7 +125,7 @@ class CapacityConfig:
                 "duration_s": self.duration_s, "preroll_s": self.preroll_s, "repeats": self.repeats,
                 "start_rate": self.start_rate, "max_rate": self.max_rate, "resolution": self.resolution,
                 "warmup_concurrency": self.warmup_concurrency, "warmup_iteration_s": self.warmup_iteration_s,
-                "warmup_max_s": self.warmup_max_s, "cooldown_s": self.cooldown_s, "port": self.port,
+                "warmup_min_s": self.warmup_min_s, "warmup_max_s": self.warmup_max_s, "cooldown_s": self.cooldown_s, "port": self.port,
                 "timeout_s": self.timeout_s, "jvm_options": list(self.jvm_options), "jvm_defaults": self.jvm_defaults,
                 "cpus": self.cpus.to_dict() if self.cpus else None, "name": self.name,
                 "sample_interval_s": self.sample_interval_s, "scenario": self.scenario, "driver": "vegeta"}
@@ -155,7 +157,7 @@ class CapacityConfig:
                    duration_s=pick("duration"), preroll_s=pick("preroll"), repeats=pick("repeats"),
                    start_rate=start_rate, max_rate=max_rate, resolution=pick("resolution"),
                    warmup_concurrency=pick("warmup_concurrency"), warmup_iteration_s=pick("warmup_iteration"),
-                   warmup_max_s=pick("warmup_max"), cooldown_s=pick("cooldown"), port=pick("port"),
+                   warmup_min_s=min(pick("warmup_min"), pick("warmup_max")), warmup_max_s=pick("warmup_max"), cooldown_s=pick("cooldown"), port=pick("port"),
                    timeout_s=timeout, jvm_options=tuple(args.jvm_opt or ()),
                    jvm_defaults=getattr(args, "jvm_defaults", None) is not False, cpus=args.cpus,
                    name=pick("name"), out_dir=Path(args.out) if args.out else None)

@@ -92,8 +92,8 @@ def _setup(run):
                     f"in one vegeta run; requests due in the window count; {config['cooldown_s']} s or more of rest "
                     f"between windows (until the server's CPU is quiet)"),
         ("Warm-up", f"before any window on a fresh server: closed-model iterations of {config['warmup_iteration_s']} s "
-                    f"at {config['warmup_concurrency']} connections until the last 3 agree within ±5 % (cap "
-                    f"{config['warmup_max_s']} s)"),
+                    f"at {config['warmup_concurrency']} connections until the last 3 agree within ±5 %, at least "
+                    f"{config.get('warmup_min_s', 0)} s, at most {config['warmup_max_s']} s"),
         ("Search", f"from {number(config['start_rate'])} req/s doubling until a window misses the goal, then "
                    f"bisection to {config['resolution'] * 100:g} % (at most {number(config['max_rate'])} req/s)"),
         ("Confirmation", f"{config['repeats']} rounds; in each every target on a fresh server, warmed up, one window "

@@ -129,7 +129,7 @@ class CapacityRunner:
                 raise LabError(f"warm-up of {label} failed: {run['failure']}")
             throughputs.append(round(run["load"].ok_rps, 1))
             _remove(run["side_files"])
-            if settled(throughputs):
+            if settled(throughputs) and time.monotonic() - began >= config.warmup_min_s:
                 break
         seconds = round(time.monotonic() - began, 1)
         self.timing["warmup_s"].append(seconds)
