@@ -21,6 +21,7 @@ Counting: a result with status 0 is a failed request (its error text gives the k
 status is a response, 2xx ok. `-max-body=0`: bodies are not kept (only their status matters).
 """
 import csv
+import math
 import subprocess
 from pathlib import Path
 
@@ -137,6 +138,11 @@ def summarize(rows, spec, tool="vegeta"):
     counted = histogram.get_total_count()
     if not counted:
         raise DriverOutputError("no request of vegeta's run was due inside the measured window")
+    unsent = _unsent(rows, first_ns, interval_ns, window, spec, counted)
+    if unsent:
+        # vegeta ends its attack at -duration even when it is behind schedule: requests due before
+        # that but never sent would otherwise vanish from the window (the tool could not keep the rate).
+        errors.add("other", unsent)
     duration_s = float(window[1] - window[0]) if window else float(spec.duration_s)
     result = LoadResult(tool=tool, responses=responses, ok=ok, duration_s=duration_s, errors=errors,
                         latency_ms=latency_from_histogram(histogram), latency_hdr=encode_histogram(histogram))
@@ -156,7 +162,23 @@ def summarize(rows, spec, tool="vegeta"):
     result.per_second_ok = [per_second.get(s, 0) for s in range(int(duration_s))]
     if window:
         result.notes.append(f"steady window: {counted} requests were due in it")
+    if unsent:
+        result.notes.append(f"{unsent} requests due in the window were never sent (vegeta fell behind its schedule "
+                            "and its attack ended): counted as errors (other)")
     return result
+
+
+def _unsent(rows, first_ns, interval_ns, window, spec, counted):
+    """Requests of the fixed-rate schedule due in the window (or the run) that have no result."""
+    if not interval_ns:
+        return 0
+    if window:
+        start, end = window[0] * 1_000_000_000, window[1] * 1_000_000_000
+        due = math.ceil((end - first_ns) / interval_ns) - max(math.ceil((start - first_ns) / interval_ns), 0)
+        return max(due - counted, 0)
+    # Without a window the last request of the schedule may fall either side of the end: allow one.
+    due = spec.duration_s * 1_000_000_000 // interval_ns
+    return max(due - counted - 1, 0)
 
 
 DRIVER = Vegeta()

@@ -286,6 +286,15 @@ def test_vegeta_window_keeps_the_requests_due_inside_it():
     assert result.per_second_ok == [100, 100]
 
 
+def test_vegeta_requests_due_in_the_window_but_never_sent_are_errors():
+    start_s = 1_700_000_000
+    # 100 req/s from start_s + 3 ms; vegeta fell behind and ended its attack after request 249.
+    rows = [(start_s * 1000 * MS + 3 * MS + n * 10 * MS, 200, 5 * MS, "", n) for n in range(250)]
+    result = summarize_vegeta(rows, vegeta_spec(window=(start_s + 1, start_s + 3)))
+    assert result.ok == 150 and result.errors.other == 50
+    assert any("never sent" in note for note in result.notes)
+
+
 def test_vegeta_csv_rows_read_timestamp_status_latency_error_and_seq():
     line = ('1795376544062357016,200,30026461,0,0,,,,7,GET,http://127.0.0.1:19101/api/sleep?ms=10,'
             'Q29udGVudC1MZW5ndGg6IDY5DQo=')

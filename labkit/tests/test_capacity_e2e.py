@@ -1,0 +1,68 @@
+"""./lab capacity for real against the `jdk-virtual` baseline (10 ms sleep), a small search whose
+goal (p99 <= 2 s) every window meets on any machine, so the search runs to --max-rate; then
+./lab report rebuilds the report from the folder and ./lab compare finds no regression against itself."""
+import gzip
+import json
+import subprocess
+import sys
+
+from labkit import ROOT
+
+
+def lab(*arguments, timeout=600):
+    return subprocess.run([sys.executable, "-m", "labkit.cli", *arguments], cwd=ROOT, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=timeout)
+
+
+def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
+    out = tmp_path / "capacity"
+    result = lab("capacity", "--modes", "jdk-virtual", "--sleep", "10", "--slo", "p99=2000ms", "--duration", "3",
+                 "--preroll", "1", "--repeats", "2", "--warmup-min", "0", "--warmup-max", "2",
+                 "--warmup-iteration", "1", "--warmup-concurrency", "10", "--start-rate", "50", "--max-rate", "100",
+                 "--cooldown", "0", "--port", "19140", "--out", str(out))
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "step 1] 50 req/s" in result.stdout and "ETA" in result.stdout
+
+    run = json.loads((out / "results.json").read_text())
+    assert run["schema"] == "loomlab.capacity/1" and run["state"] == "complete"
+    phases = [(p["phase"], p["rate"]) for p in run["points"]]
+    assert phases == [("search", 50), ("search", 100), ("confirm", 100), ("confirm", 100)]
+    for point in run["points"]:
+        load = point["load"]
+        assert load["errors"]["total"] == 0 and point["capacity"]["passed"]
+        # Every request due in the window was answered, none faster than the server's sleep.
+        assert load["ok"] >= point["rate"] * 3 * 0.98
+        assert load["latency_ms"]["p50"] >= 10
+        assert point["resources"]["server"]["cpu_cores"] > 0
+        histogram = gzip.decompress((out / point["files"]["hgrm"]).read_bytes()).decode()
+        assert "Percentile" in histogram and "#[Max" in histogram
+    row = run["summary"][0]
+    assert row["search"]["found_rps"] == 100 and row["search"]["missed_rps"] is None
+    assert row["capacity_rps"]["median"] == 100 and row["capacity_rps"]["n"] == 2
+    assert row["at_capacity"]["latency_ms"]["count"] == sum(p["load"]["responses"] for p in run["points"][2:])
+    assert [o["modes"] for o in run["orders"]] == [["jdk-virtual"], ["jdk-virtual"]]
+    assert [s["warmup"]["iterations_ok_rps"][0] > 0 for s in run["sessions"]] == [True] * 3
+    # Committed results must not name this machine's paths.
+    assert str(tmp_path) not in (out / "results.json").read_text()
+    assert str(ROOT) not in (out / "results.json").read_text()
+    assert (out / "latency-vs-load.png").stat().st_size > 0 and (out / "percentile-spectrum.png").is_file()
+
+    report = (out / "report.md").read_text()
+    (out / "report.md").unlink()
+    rebuilt = lab("report", str(out))
+    assert rebuilt.returncode == 0, rebuilt.stdout
+    assert (out / "report.md").read_text() == report
+
+    same = lab("compare", str(out), str(out))
+    assert same.returncode == 0 and "no regression" in same.stdout, same.stdout
+
+
+def test_bad_capacity_options_get_the_usage_line_and_exit_2():
+    for arguments, message in ((["--slo", "p99=fast"], "--slo takes PERCENTILE=MS"),
+                               (["--modes", "nope"], "unknown mode 'nope'"),
+                               (["--start-rate", "500", "--max-rate", "100"], "is above --max-rate"),
+                               (["--slo", "p99=50ms", "--sleep", "100"], "is not above the sleep"),
+                               (["--cpus", "server=0,driver=0"], "share CPU")):
+        result = lab("capacity", *arguments, timeout=60)
+        assert result.returncode == 2, (arguments, result.stdout)
+        assert "usage: ./lab capacity" in result.stdout and message in result.stdout, result.stdout
