@@ -196,6 +196,13 @@ def test_ab_steady_window_counts_only_the_requests_that_started_inside_it(tmp_pa
     assert any("error counts cover ab's whole run" in note for note in result.notes)
 
 
+def test_ab_steady_window_counts_non_2xx_answers_as_errors_not_ok(tmp_path):
+    write_ab_requests(tmp_path / "run", ramp_window_and_drain())
+    output = (FIXTURES / "ab-ok.out").read_text() + "Non-2xx responses:      20\n"
+    result = DRIVERS["ab"].parse(output, steady_spec(tmp_path / "run"))
+    assert result.responses == 300 and result.ok == 280 and result.errors.non_2xx == 20
+
+
 def test_ab_steady_window_keeps_the_whole_runs_errors_and_says_so(tmp_path):
     write_ab_requests(tmp_path / "run", ramp_window_and_drain())
     result = DRIVERS["ab"].parse((FIXTURES / "ab-killed.out").read_text(), steady_spec(tmp_path / "run"))
