@@ -5,9 +5,13 @@ Modules, in the order a run uses them:
 - scenarios.py  what is requested (URL path) and its service time for Little's law
 - plan.py       the points of a run (repeat x target x driver x concurrency) and the ETA
 - drivers.py    bridge to the drivers in ab-scripts/loomlab_drivers (tool command + output parser)
+- cpus.py       --cpus: server and load tool on different cores
 - sampler.py    /proc sampling of the server, the driver and the machine
+- steadiness.py per-second throughput: not-steady windows, warm-up until it settles
+- histograms.py latency histograms merged across windows, .hgrm.gz files, spreads and CI
 - jfr.py        JFR recording of the server through jcmd, read back with the JDK's jfr tool
-- runner.py     the loop: server sessions, warm-up, measured windows, Ctrl-C
+- runner.py     the loop: server sessions, warm-up, measured windows, Ctrl-C; its server start,
+                probe and one sampled tool run (drive) are what ./lab capacity builds on
 - results.py    point records, derived figures, medians, results.json / results.csv
 - report.py, charts.py, progress.py, formatting.py, env.py   what people read
 - command.py    the ./lab bench options and the order of the checks before anything starts
