@@ -65,6 +65,11 @@ def register(subparsers):
                    help="measured window per point, whole seconds (default 30)")
     p.add_argument("--warmup", type=options.bounded_int(0, options.MAX_WARMUP_S, "--warmup"), metavar="S",
                    help="unmeasured load before each level, whole seconds (default 10)")
+    p.add_argument("--warmup-until-steady", action="store_true",
+                   help="repeat the warm-up run (--warmup seconds each) until the last three runs' throughput "
+                        "agree within ±5 %% (it stopped rising), at most --warmup-cap seconds; the time is recorded")
+    p.add_argument("--warmup-cap", type=options.bounded_int(1, options.MAX_WARMUP_S, "--warmup-cap"), metavar="S",
+                   help="the most --warmup-until-steady may take (default 180)")
     p.add_argument("--repeats", type=options.bounded_int(1, options.MAX_REPEATS, "--repeats"), metavar="N",
                    help="measured windows per point, reported as median [min-max] (default 3)")
     p.add_argument("--restart", choices=("repeat", "mode"),

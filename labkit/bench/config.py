@@ -182,6 +182,10 @@ class BenchConfig:
     jvm_defaults: bool = True
     # --cpus: server and load tool pinned to different cores (CpuPinning), None = not pinned.
     cpus: object = None
+    # --warmup-until-steady: warm-up runs of warmup_s repeated until the throughput settles,
+    # at most warmup_cap_s in all.
+    warmup_until_steady: bool = False
+    warmup_cap_s: int = 180
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)
@@ -198,6 +202,7 @@ class BenchConfig:
             "sample_interval_s": self.sample_interval_s, "steady": self.steady,
             "jvm_defaults": self.jvm_defaults,
             "cpus": self.cpus.to_dict() if self.cpus else None,
+            "warmup_until_steady": self.warmup_until_steady, "warmup_cap_s": self.warmup_cap_s,
         }
 
     @classmethod
@@ -231,6 +236,11 @@ class BenchConfig:
         steady = bool(getattr(args, "steady", False))
         if steady:
             _check_steady(drivers, known_drivers, pick("warmup"))
+            if getattr(args, "warmup_until_steady", False):
+                raise UsageError("--warmup-until-steady repeats separate warm-up runs; --steady warms up inside the "
+                                 "measured run: choose one")
+        if getattr(args, "warmup_until_steady", False) and pick("warmup") == 0:
+            raise UsageError("--warmup-until-steady needs --warmup above 0 (the length of one warm-up run)")
         timeout = args.timeout
         if timeout is not None:
             longest = max(l.sleep.max_ms for l in levels)
@@ -242,7 +252,9 @@ class BenchConfig:
                      port=pick("port"), jvm_options=tuple(args.jvm_opt or ()), name=pick("name"),
                      out_dir=Path(args.out) if args.out else None, quick=bool(args.quick), steady=steady,
                      jvm_defaults=getattr(args, "jvm_defaults", None) is not False,
-                     cpus=getattr(args, "cpus", None))
+                     cpus=getattr(args, "cpus", None),
+                     warmup_until_steady=bool(getattr(args, "warmup_until_steady", False)),
+                     warmup_cap_s=getattr(args, "warmup_cap", None) or 180)
         return config
 
 

@@ -66,6 +66,10 @@ def _windows(config, restart):
                 f"timeout, all inside one continuous run of the load tool, so its connection ramp stays outside the "
                 f"window; only requests that started in the window count (ab's per-request start times), error "
                 f"counts cover the whole run; {repeats}")
+    if config.get("warmup_until_steady"):
+        return (f"warm-up runs of {config['warmup_s']} s repeated until the last three agree within ±5 % "
+                f"(at most {config['warmup_cap_s']} s; each point's time and per-run req/s are in results.json), "
+                f"measured {config['duration_s']} s, {repeats}")
     return f"warm-up {config['warmup_s']} s (not measured), measured {config['duration_s']} s, {repeats}"
 
 

@@ -28,7 +28,7 @@ from ..process import spawn, stop, tail
 from .drivers import DRIVERS, DriverOutputError, LoadSpec
 from .cpus import allowed_cpus
 from .histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
-from .steadiness import per_second_from_samples, series_stats
+from .steadiness import per_second_from_samples, series_stats, settled
 from .jfr import JfrRecorder
 from .plan import Estimator, build_plan
 from .results import (SCHEMA, derive, flags, little_ceiling, portable, summarize as summarize_points, write_csv,
@@ -351,12 +351,7 @@ class BenchRunner:
         config = self.config
         warmup = None
         if point.warmup and config.warmup_s > 0:
-            self.progress.phase(point, f"warm-up {config.warmup_s} s", self._eta(point, config.warmup_s + config.duration_s))
-            spec = self._spec(point, url, config.warmup_s, self.raw / f"{point.id}.warmup", ceiling)
-            run = self._drive(point, server, spec, [("warm-up", config.warmup_s)], response_bytes,
-                              after_s=config.duration_s)
-            warmup = {"seconds": config.warmup_s, "ok_rps": run["load"].ok_rps if run["load"] else None,
-                      "failure": run["failure"]}
+            warmup = self._warm_up(point, server, url, ceiling, response_bytes)
 
         window_start = time.time()
         spec = self._spec(point, url, config.duration_s, self.raw / point.id, ceiling)
@@ -364,6 +359,34 @@ class BenchRunner:
         window_end = time.time()
         return {"run": run, "start": window_start, "end": window_end, "warmup": warmup,
                 "window": window_record("fresh", window_start, window_end)}
+
+    def _warm_up(self, point, server, url, ceiling, response_bytes):
+        """One warm-up run of --warmup seconds; with --warmup-until-steady such runs are repeated
+        until the last three agree within ±5 % (steadiness.settled) or --warmup-cap is spent."""
+        config = self.config
+        throughputs, failure, began = [], None, time.monotonic()
+        while True:
+            iteration = len(throughputs) + 1
+            self.progress.phase(point, f"warm-up {config.warmup_s} s" + (f" (iteration {iteration})" if
+                                config.warmup_until_steady else ""),
+                                self._eta(point, config.warmup_s + config.duration_s))
+            suffix = f".warmup{iteration}" if config.warmup_until_steady else ".warmup"
+            spec = self._spec(point, url, config.warmup_s, self.raw / f"{point.id}{suffix}", ceiling)
+            run = self._drive(point, server, spec, [("warm-up", config.warmup_s)], response_bytes,
+                              after_s=config.duration_s)
+            failure = run["failure"]
+            throughputs.append(round(run["load"].ok_rps, 1) if run["load"] else 0.0)
+            if (not config.warmup_until_steady or failure or settled(throughputs)
+                    or time.monotonic() - began + config.warmup_s > config.warmup_cap_s):
+                break
+        warmup = {"seconds": round(time.monotonic() - began, 1) if config.warmup_until_steady else config.warmup_s,
+                  "ok_rps": throughputs[-1] if throughputs else None, "failure": failure}
+        if config.warmup_until_steady:
+            warmup.update(iterations_ok_rps=throughputs, settled=settled(throughputs))
+            self.progress.note(f"warmed up in {warmup['seconds']:.0f} s: "
+                               f"{', '.join(f'{t:,.0f}' for t in throughputs)} req/s per {config.warmup_s} s"
+                               + ("" if warmup["settled"] else " [did not settle]"))
+        return warmup
 
     def _measure_steady(self, point, server, url, ceiling, response_bytes):
         """One run of the tool: warm-up (with the connection ramp), the window on whole seconds,
