@@ -54,7 +54,8 @@ def register(subparsers):
     p.add_argument("--duration", type=bench_options.bounded_int(3, 600, "--duration"), metavar="S",
                    help="measured window of each step, seconds (default 15)")
     p.add_argument("--preroll", type=bench_options.bounded_int(0, 60, "--preroll"), metavar="S",
-                   help="load at the step's rate before its window, same run, not measured (default 2)")
+                   help="load at the step's rate before its window, same run, not measured "
+                        "(default: two sleeps, at least 2 s)")
     p.add_argument("--repeats", type=bench_options.bounded_int(1, bench_options.MAX_REPEATS, "--repeats"), metavar="N",
                    help="confirmation rounds at the found rate, each on fresh servers (default 3)")
     p.add_argument("--start-rate", type=bench_options.bounded_int(1, options.MAX_RATE, "--start-rate"), metavar="REQ_PER_S",

@@ -1,5 +1,6 @@
 """The options of ./lab capacity, parsed and checked before anything starts."""
 import argparse
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,7 +66,7 @@ DEFAULTS = {
     "goal": LatencyGoal("p99", 50.0, True),
     "depth": 100,
     "duration": 15,
-    "preroll": 2,
+    "preroll": None,   # per sleep: preroll_for()
     "repeats": 3,
     "start_rate": 250,
     "max_rate": 50_000,
@@ -87,7 +88,7 @@ class CapacityConfig:
     goal: LatencyGoal
     depth: int
     duration_s: int             # measured window of each step
-    preroll_s: int              # unmeasured load at the step's rate before its window (same run)
+    preroll_s: int | None       # unmeasured load at the step's rate before its window (same run); None: per sleep
     repeats: int                # confirmation windows at the found rate, each on a fresh server
     start_rate: int
     max_rate: int
@@ -110,6 +111,13 @@ class CapacityConfig:
     def goal_ms(self, sleep):
         return self.goal.limit_ms(sleep)
 
+    def preroll_for(self, sleep):
+        """The pre-roll before a window: given, or two sleeps and at least 2 s, so the connections
+        vegeta opens at the start (about rate x sleep of them) are open and answered once."""
+        if self.preroll_s is not None:
+            return self.preroll_s
+        return max(2, math.ceil(2 * sleep.max_ms / 1000))
+
     def timeout_for(self, sleep):
         """A step's request timeout: well above the goal (a late answer must be measured, not cut),
         short enough that an overloaded step ends soon."""
@@ -120,7 +128,7 @@ class CapacityConfig:
     def to_dict(self):
         return {"modes": list(self.modes),
                 "sleeps": [{"sleep_min_ms": s.min_ms, "sleep_max_ms": s.max_ms, "goal_ms": self.goal_ms(s),
-                            "timeout_s": self.timeout_for(s)} for s in self.sleeps],
+                            "timeout_s": self.timeout_for(s), "preroll_s": self.preroll_for(s)} for s in self.sleeps],
                 "goal": self.goal.to_dict(), "goal_text": str(self.goal), "depth": self.depth,
                 "duration_s": self.duration_s, "preroll_s": self.preroll_s, "repeats": self.repeats,
                 "start_rate": self.start_rate, "max_rate": self.max_rate, "resolution": self.resolution,

@@ -86,9 +86,9 @@ def _setup(run):
         ("CPUs", pinning),
         ("Git", f"{env['git'].get('commit') or '?'}{' (uncommitted changes)' if env['git'].get('dirty') else ''}"),
         ("Goal", f"{config['goal_text']}, and no failed request"),
-        ("Sleeps", ", ".join(f"{s['sleep_min_ms']} ms (goal {s['goal_ms']:g} ms, timeout {s['timeout_s']:g} s)"
-                             for s in config["sleeps"])),
-        ("Windows", f"{config['duration_s']} s measured after a {config['preroll_s']} s pre-roll at the same rate, "
+        ("Sleeps", ", ".join(f"{s['sleep_min_ms']} ms (goal {s['goal_ms']:g} ms, timeout {s['timeout_s']:g} s, "
+                             f"pre-roll {s.get('preroll_s', config.get('preroll_s'))} s)" for s in config["sleeps"])),
+        ("Windows", f"{config['duration_s']} s measured after the sleep's pre-roll at the same rate, "
                     f"in one vegeta run; requests due in the window count; {config['cooldown_s']} s or more of rest "
                     f"between windows (until the server's CPU is quiet)"),
         ("Warm-up", f"before any window on a fresh server: closed-model iterations of {config['warmup_iteration_s']} s "

@@ -71,7 +71,7 @@ class CapacityRunner:
         """Seconds still to go: server starts, warm-ups and windows (averages measured so far)."""
         avg = lambda values, guess: sum(values) / len(values) if values else guess
         session = avg(self.timing["start_s"], 20) + avg(self.timing["warmup_s"], 30)
-        step = avg(self.timing["step_s"], self.config.preroll_s + self.config.duration_s + 8)
+        step = avg(self.timing["step_s"], self.config.preroll_for(self.config.sleeps[0]) + self.config.duration_s + 8)
         steps = avg(self.timing["search_steps"], EXPECTED_SEARCH_STEPS)
         return (searches_left * (session + steps * step) + confirms_left * (session + step)
                 + steps_left_now * step)
@@ -189,12 +189,13 @@ class CapacityRunner:
             return record
         began = time.monotonic()
         now = time.time()
-        start, end = steady_window(now, config.preroll_s, config.duration_s)
+        preroll_s = config.preroll_for(sleep)
+        start, end = steady_window(now, preroll_s, config.duration_s)
         spec = LoadSpec(url=url, concurrency=1, duration_s=math.ceil(end - now), rate=rate,
                         timeout_s=config.timeout_for(sleep), side_file_prefix=self.raw / point_id, window=(start, end))
         eta = self.remaining_s(0, *left, steps_left_now=1)
         self.log(f"[{mode} {sleep} {phase}{f' r{repeat}' if repeat else ''} step {step}] {rate:,} req/s for "
-                 f"{config.duration_s} s (+{config.preroll_s} s pre-roll)  (ETA {format_duration(eta)})")
+                 f"{config.duration_s} s (+{preroll_s} s pre-roll)  (ETA {format_duration(eta)})")
         run = drive(DRIVER, self.executable, spec, server.pid, self.out_dir, config.sample_interval_s,
                     response_bytes, cpus=config.cpus)
         write_samples_csv(self.raw / f"{point_id}.samples.csv", run["samples"])
@@ -229,7 +230,7 @@ class CapacityRunner:
             "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "depth": self.config.depth,
             "timeout_s": spec.timeout_s, "service_time_s": service_s, "max_concurrent": target.max_concurrent,
             "window": window_record("steady", spec.window[0], spec.window[1], epoch_s=list(spec.window),
-                                    preroll_s=self.config.preroll_s,
+                                    preroll_s=self.config.preroll_for(sleep),
                                     note="requests due in the window, inside one vegeta run after its pre-roll"),
             "command": run["command"],
             "load": load.to_dict() if load else None,
