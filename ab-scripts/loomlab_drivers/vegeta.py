@@ -33,6 +33,7 @@ from .record import (ErrorCounts, LoadResult, encode_histogram, error_kind, late
 # both sides), far above what a 2-core server sustains; requests beyond it wait for one, and that
 # wait is inside their latency.
 MAX_CONNECTIONS = 15_000
+WINDOW_TAIL_S = 1
 
 
 class Vegeta(Driver):
@@ -60,9 +61,10 @@ class Vegeta(Driver):
         targets.write_text(f"GET {spec.url}\n")
         command = [executable or self.find_executable(), "attack",
                    "-targets", str(targets), "-output", str(self.results_file(spec)),
-                   # With a window vegeta needs no drain of its own: after the attack it waits for
-                   # every answer (up to the timeout) before it ends.
-                   "-duration", f"{spec.duration_s}s",
+                   # With a window vegeta needs no drain: after the attack it waits for every
+                   # answer (up to the timeout). It attacks WINDOW_TAIL_S past the window, so a
+                   # vegeta behind schedule still sends every request due in the window.
+                   "-duration", f"{spec.duration_s + (WINDOW_TAIL_S if spec.window else 0)}s",
                    "-timeout", f"{max(1, round(spec.timeout_s * 1000))}ms",
                    "-max-body", "0", "-keepalive=true", "-http2=false"]
         if spec.rate:
