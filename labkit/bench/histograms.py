@@ -81,7 +81,9 @@ def median_spread(values):
     if len(values) >= 3:
         mean = statistics.fmean(values)
         half = _t95(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
-        result["ci95"] = [round(mean - half, 4), round(mean + half, 4)]
+        # Rates, times and sizes are never negative: a wide interval stops at 0.
+        low = max(mean - half, 0.0) if min(values) >= 0 else mean - half
+        result["ci95"] = [round(low, 4), round(mean + half, 4)]
     return result
 
 

@@ -109,13 +109,23 @@ def _capacity_table(rows):
         ["target", "sleep", "ceiling req/s", "capacity req/s", "search found (missed at)", "held at found rate",
          "p50 / p99 / p99.9 / max ms at capacity (merged)", "CPU ms per request", "server cores", "peak RSS MB",
          "OS threads", "flags"],
-        [[r["mode"], _sleep_text(r), ceiling_text(r), spread(r["capacity_rps"]),
+        [[r["mode"], _sleep_text(r), ceiling_text(r), _capacity_text(r),
           f"{number(r['search']['found_rps'])} ({number(r['search']['missed_rps'])})",
           f"{r['confirm']['held_at_found']}/{r['confirm']['repeats_run']}",
           _latency(r["at_capacity"]["latency_ms"]), spread(r["at_capacity"]["cpu_ms_per_request"], 3),
           spread(r["at_capacity"]["server_cpu_cores"], 2), spread(r["at_capacity"]["rss_peak_mb"]),
           spread(r["at_capacity"]["threads_max"]),
           ", ".join(f"{f} {n}" for f, n in sorted(r["flags"].items()))] for r in rows])
+
+
+def _capacity_text(row):
+    """The capacity's spread, and how many confirmation rounds held no rate at all."""
+    confirm = row["confirm"]
+    held = len(confirm["rates"])
+    text = spread(row["capacity_rps"]) if held else "none held"
+    if held < confirm["repeats_run"]:
+        text += f" ({confirm['repeats_run'] - held} of {confirm['repeats_run']} rounds held no rate)"
+    return text
 
 
 def _latency(latency):
