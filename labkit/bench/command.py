@@ -14,7 +14,7 @@ from ..targets import all_targets
 from . import config as options
 from .config import BenchConfig
 from .cpus import cpu_pinning
-from .drivers import DRIVERS, ensure_tools
+from .drivers import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from .env import collect
 from .progress import Progress
 from .runner import BenchRunner, RunRecorder
@@ -122,7 +122,11 @@ def run(args):
     executables = ensure_tools(config.drivers)
     java_home = find_java_home()
     ensure_built()
-    _raise_open_files_limit(max(level.concurrency for level in config.levels))
+    connections = max(level.concurrency for level in config.levels)
+    if config.rate and any(DRIVERS[d].open_model for d in config.drivers):
+        # An open model opens as many connections as the requests in flight need, up to its bound.
+        connections = max(connections, MAX_CONNECTIONS_OPEN_MODEL)
+    _raise_open_files_limit(connections)
 
     out_dir.mkdir(parents=True, exist_ok=True)
     command_line = "./lab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "./lab bench"
