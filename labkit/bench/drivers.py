@@ -16,8 +16,8 @@ from loomlab_drivers.vegeta import MAX_CONNECTIONS as MAX_CONNECTIONS_OPEN_MODEL
 # Tools the lab builds itself from the Go module proxy when Go is there, and the script that does it.
 GO_INSTALLERS = {"bombardier": DRIVERS_DIR / "install-bombardier.sh", "vegeta": DRIVERS_DIR / "install-vegeta.sh"}
 
-__all__ = ["DRIVERS", "DriverOutputError", "LoadResult", "LoadSpec", "PERCENTILES", "ToolMissing", "ensure_tools",
-           "new_histogram", "tool_version"]
+__all__ = ["DRIVERS", "DriverOutputError", "LoadResult", "LoadSpec", "MAX_CONNECTIONS_OPEN_MODEL", "PERCENTILES",
+           "ToolMissing", "ensure_tools", "new_histogram", "tool_version"]
 
 
 def ensure_tools(names, log=print):

@@ -148,7 +148,7 @@ def _observations(run, several_drivers):
         for row in rows:
             ceilings.setdefault(row["ceiling_rps"], []).append(row["mode"])
         if len(ceilings) > 1:
-            lines.append(f"  Ceilings differ at this level: " + "; ".join(
+            lines.append("  Ceilings differ at this level: " + "; ".join(
                 f"{', '.join(modes)} {number(ceiling)} req/s" for ceiling, modes in ceilings.items())
                 + ". A ratio across different ceilings is partly the ceilings' ratio: compare like for like.")
     for flag in ("client-bound", "cpu-saturated", "other-load", "errors"):

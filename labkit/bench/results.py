@@ -4,8 +4,6 @@ The schema of both files is described in RESULTS-SCHEMA.md beside this module.
 """
 import csv
 import json
-import math
-import statistics
 from pathlib import Path
 
 from .histograms import latency_ms, median_spread, merged, spectrum_ms

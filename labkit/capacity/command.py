@@ -133,7 +133,7 @@ def _duration(runner):
     from ..bench.plan import format_duration
     config = runner.config
     searches = len(config.modes) * len(config.sleeps)
-    return format_duration(runner.remaining_s(0, searches, searches * config.repeats))
+    return format_duration(runner.remaining_s(searches, searches * config.repeats))
 
 
 def _shown(path):

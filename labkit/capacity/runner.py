@@ -56,18 +56,18 @@ class CapacityRunner:
     # -- the plan -----------------------------------------------------------------------------
     def run(self):
         config = self.config
-        for sleep_index, sleep in enumerate(config.sleeps):
+        for sleep in config.sleeps:
             found = {}
             for mode in config.modes:
-                found[mode] = self._search(mode, sleep, sleep_index)
+                found[mode] = self._search(mode, sleep)
             for repeat in range(1, config.repeats + 1):
                 order = rotated(config.modes, repeat - 1)
                 self.recorder.add_order(sleep, repeat, order)
                 for mode in order:
                     if found[mode]:
-                        self._confirm(mode, sleep, sleep_index, repeat, found[mode])
+                        self._confirm(mode, sleep, repeat, found[mode])
 
-    def remaining_s(self, sleep_index, searches_left, confirms_left, steps_left_now=0):
+    def remaining_s(self, searches_left, confirms_left, steps_left_now=0):
         """Seconds still to go: server starts, warm-ups and windows (averages measured so far)."""
         avg = lambda values, guess: sum(values) / len(values) if values else guess
         session = avg(self.timing["start_s"], 20) + avg(self.timing["warmup_s"], 30)
@@ -140,7 +140,7 @@ class CapacityRunner:
         return result
 
     # -- search and confirmation --------------------------------------------------------------
-    def _search(self, mode, sleep, sleep_index):
+    def _search(self, mode, sleep):
         config = self.config
         search = RateSearch(start_rate=config.start_rate, max_rate=config.max_rate, resolution=config.resolution)
 
@@ -161,7 +161,7 @@ class CapacityRunner:
         self.log(f"  {mode} @ {sleep}: capacity {search.capacity or 0:,} req/s{bracket if search.capacity else ''}")
         return search.capacity
 
-    def _confirm(self, mode, sleep, sleep_index, repeat, rate):
+    def _confirm(self, mode, sleep, repeat, rate):
         config = self.config
 
         def work(server, url, response_bytes, session):
@@ -193,7 +193,7 @@ class CapacityRunner:
         start, end = steady_window(now, preroll_s, config.duration_s)
         spec = LoadSpec(url=url, concurrency=1, duration_s=math.ceil(end - now), rate=rate,
                         timeout_s=config.timeout_for(sleep), side_file_prefix=self.raw / point_id, window=(start, end))
-        eta = self.remaining_s(0, *left, steps_left_now=1)
+        eta = self.remaining_s(*left, steps_left_now=1)
         self.log(f"[{mode} {sleep} {phase}{f' r{repeat}' if repeat else ''} step {step}] {rate:,} req/s for "
                  f"{config.duration_s} s (+{preroll_s} s pre-roll)  (ETA {format_duration(eta)})")
         run = drive(DRIVER, self.executable, spec, server.pid, self.out_dir, config.sample_interval_s,
