@@ -6,6 +6,7 @@ Each run is 10 s at 500 req/s, well below what the server sustains, with one 1 s
 1 s, i.e. ~10 % of the run, so the open model's p99 lands near the stop's length. The thresholds
 (p99 >= 500 ms; closed model under half of that) leave a wide margin for a loaded 2-core machine.
 """
+import math
 import os
 import signal
 import threading
@@ -64,8 +65,17 @@ def drive(tool, executable, spec, stop_pid=None, stop_driver=False):
 
 
 def spec(server_handle, tmp_path, name, rate=None, concurrency=5):
-    return LoadSpec(url=server_handle.base_url + SLEEP_PATH, concurrency=concurrency, duration_s=DURATION_S,
-                    timeout_s=10, rate=rate, side_file_prefix=tmp_path / name)
+    """Closed model: a plain run. Open model: the requests due in a window of DURATION_S starting
+    on the next whole second; vegeta attacks a second past it, so even a vegeta that is behind
+    schedule on a busy machine sends every request due in the window."""
+    url = server_handle.base_url + SLEEP_PATH
+    if rate is None:
+        return LoadSpec(url=url, concurrency=concurrency, duration_s=DURATION_S, timeout_s=10,
+                        side_file_prefix=tmp_path / name)
+    now = time.time()
+    start = math.ceil(now)
+    return LoadSpec(url=url, concurrency=1, duration_s=math.ceil(start + DURATION_S - now), timeout_s=10, rate=rate,
+                    side_file_prefix=tmp_path / name, window=(start, start + DURATION_S))
 
 
 def test_a_server_stall_shows_in_the_open_model_p99_and_hides_in_the_closed_model(server, tmp_path):
