@@ -17,6 +17,8 @@ SATURATED_SHARE = 0.95
 # CPU taken by programs other than server and driver above this (cores): the machine was shared.
 OTHER_LOAD_CORES = 0.25
 RATE_REACHED_SHARE = 0.95
+# An open-model tool that sent a request this late against its schedule was itself short of CPU.
+DRIVER_BEHIND_MS = 50
 
 
 def little_ceiling(concurrency, max_concurrent, service_time_s, rate=None):
@@ -68,6 +70,8 @@ def flags(record):
             found.append("incomplete")
         if record.get("rate") and load["ok_rps"] < RATE_REACHED_SHARE * record["rate"]:
             found.append("rate-not-reached")
+        if (load.get("schedule_lag_max_ms") or 0) > DRIVER_BEHIND_MS:
+            found.append("driver-behind")
     if not_steady((record.get("steadiness") or {}).get("per_second_rps")):
         found.append("not-steady")
     return found
@@ -82,6 +86,9 @@ FLAG_MEANINGS = {
     "errors": "some requests failed (timeouts, resets, non-2xx): see the error columns",
     "incomplete": "the load tool stopped before the planned end (ab stops at its first timeout)",
     "rate-not-reached": f"under {RATE_REACHED_SHARE:.0%} of the rate was answered with 2xx in the window",
+    "driver-behind": f"the open-model load tool sent some request more than {DRIVER_BEHIND_MS} ms after it was due "
+                     "(it was short of CPU); latency from the intended start counts that delay, so the window "
+                     "measures the machine as much as the server",
     "not-steady": f"the window's per-second 2xx throughput varied or trended by more than {NOT_STEADY_SHARE:.0%} "
                   "(see `steadiness`): a warm-up still going on, a GC storm or a growing queue",
 }

@@ -238,6 +238,13 @@ def test_latency_over_repeats_merges_histograms_and_never_averages_percentiles()
     assert row["latency_how"] == "worst-window" and row["metrics"]["latency_p99_ms"]["value"] == 900.0
 
 
+def test_an_open_model_tool_late_on_its_schedule_is_flagged():
+    late, on_time = point(), point()
+    late["load"]["schedule_lag_max_ms"] = 120.0
+    on_time["load"]["schedule_lag_max_ms"] = 3.0
+    assert "driver-behind" in flags(late) and "driver-behind" not in flags(on_time)
+
+
 def test_a_window_whose_throughput_climbs_is_flagged_not_steady():
     assert "not-steady" in point(steadiness={"per_second_rps": [500, 600, 700, 800, 900, 1000]})["flags"]
     assert "not-steady" not in point(steadiness={"per_second_rps": [1000, 990, 1010, 1000, 995]})["flags"]
