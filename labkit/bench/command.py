@@ -51,7 +51,9 @@ def register(subparsers):
     p.add_argument("--modes", type=options.name_list, metavar="LIST",
                    help="comma-separated targets (default: " + ",".join(options.DEFAULT_MODES) + "); any target "
                         "registered in labkit/targets.py (a wrong name lists them)")
-    p.add_argument("--scenario", metavar="NAME", help="what is requested (default: sleep)")
+    p.add_argument("--scenario", metavar="NAME",
+                   help="what is requested: sleep (default), fanout (a JSON POST fanning out to 10 blocking calls), "
+                        "or a scenario registered in labkit/bench/scenarios.py")
     p.add_argument("--concurrency", type=options.concurrency_list, metavar="LIST",
                    help="connections, comma-separated; CONCURRENCY@SLEEP gives a level its own sleep (default 1000)")
     p.add_argument("--sleep", type=options.sleep_spec, metavar="MS|MIN-MAX",
@@ -135,7 +137,8 @@ def _config(args):
     # A scenario may name the targets that serve it (e.g. a CargoTracker page); else the Payara modes.
     chosen = scenario(args.scenario or options.DEFAULTS["scenario"])
     default_modes = chosen.targets or options.DEFAULT_MODES
-    return BenchConfig.build(args, known_targets=all_targets(), known_drivers=DRIVERS, default_modes=default_modes)
+    return BenchConfig.build(args, known_targets=all_targets(), known_drivers=DRIVERS, default_modes=default_modes,
+                             default_sleep=chosen.default_sleep)
 
 
 def _out_dir(config):

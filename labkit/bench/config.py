@@ -198,7 +198,7 @@ class BenchConfig:
         }
 
     @classmethod
-    def build(cls, args, known_targets, known_drivers, default_modes):
+    def build(cls, args, known_targets, known_drivers, default_modes, default_sleep=None):
         """The config from parsed options (None = not given); raises UsageError on a bad combination."""
         preset = dict(DEFAULTS, **(QUICK if args.quick else {}))
 
@@ -214,7 +214,8 @@ class BenchConfig:
         unknown = [d for d in drivers if d not in known_drivers]
         if unknown:
             raise UsageError(f"unknown driver '{unknown[0]}'; choose from: {', '.join(known_drivers)}")
-        sleep = pick("sleep")
+        # A scenario may have a sleep of its own (fanout: 50-100 ms per task); --sleep still wins.
+        sleep = args.sleep if getattr(args, "sleep", None) is not None else default_sleep or pick("sleep")
         levels = tuple(LoadLevel(c, s or sleep) for c, s in pick("concurrency"))
         if len(set(levels)) != len(levels):
             raise UsageError("--concurrency lists the same level twice")

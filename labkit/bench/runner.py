@@ -186,16 +186,21 @@ class BenchRunner:
         measure errors), and its size turns the driver's read bytes into a live req/s."""
         parts = urlsplit(server.base_url)
         connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=65)
+        method, body = self.scenario.method, None
+        headers = {}
+        if self.scenario.body_file:
+            body = self.scenario.body_file.read_bytes()
+            headers["Content-Type"] = "application/json"
         try:
-            connection.request("GET", path)
+            connection.request(method, path, body=body, headers=headers)
             response = connection.getresponse()
             body = response.read()
         except OSError as e:
-            raise LabError(f"{mode}: GET {path} failed before the load started: {e}") from None
+            raise LabError(f"{mode}: {method} {path} failed before the load started: {e}") from None
         finally:
             connection.close()
         if not 200 <= response.status < 300:
-            raise LabError(f"{mode}: GET {path} answered {response.status} before the load started: "
+            raise LabError(f"{mode}: {method} {path} answered {response.status} before the load started: "
                            f"{body[:200].decode(errors='replace')}")
         headers = sum(len(k) + len(v) + 4 for k, v in response.getheaders())
         return len(f"HTTP/1.1 {response.status} {response.reason}\r\n") + headers + 2 + len(body)
@@ -218,7 +223,9 @@ class BenchRunner:
         began = time.monotonic()
         target = self.targets[point.mode]
         service_s = self.scenario.service_time_s(config, level)
-        ceiling = little_ceiling(level.concurrency, target.max_concurrent, service_s, config.rate)
+        task_pool = self._task_pool(target, level)
+        ceiling = little_ceiling(level.concurrency, target.max_concurrent, service_s, config.rate,
+                                 (task_pool["threads"], task_pool["seconds_per_request"]) if task_pool else None)
         url = server.base_url + point.path
         measure = self._measure_steady if config.steady else self._measure_fresh
         measured = measure(point, server, url, ceiling, response_bytes)
@@ -233,6 +240,7 @@ class BenchRunner:
             "depth": config.depth, "rate": config.rate, "repeat": point.repeat,
             "timeout_s": config.timeout_for(level), "service_time_s": service_s,
             "max_concurrent": target.max_concurrent,
+            "task_pool": task_pool,
             "window": measured["window"],
             "warmup": measured["warmup"],
             "command": run["command"],
@@ -252,6 +260,15 @@ class BenchRunner:
         self.done_points += 1
         self.estimator.point_finished(point, time.monotonic() - began)
         self.progress.point_done(point, record, self._eta())
+
+    def _task_pool(self, target, level):
+        """The bounded pool a fan-out's tasks share on this target, or None: a platform target with a
+        pool of max_concurrent threads runs its tasks on a pool that size (app: FanoutExecutors);
+        virtual and unbounded targets give each task a thread of its own."""
+        if self.scenario.pool_seconds is None or target.virtual is not False or target.max_concurrent is None:
+            return None
+        return {"threads": target.max_concurrent,
+                "seconds_per_request": self.scenario.pool_seconds(self.config, level)}
 
     def _measure_fresh(self, point, server, url, ceiling, response_bytes):
         """A warm-up run (when the point has one), then the window as a run of its own."""
@@ -303,7 +320,7 @@ class BenchRunner:
         config = self.config
         spec = LoadSpec(url=url, concurrency=point.level.concurrency, duration_s=seconds,
                         timeout_s=config.timeout_for(point.level), rate=config.rate, side_file_prefix=prefix,
-                        window=window)
+                        window=window, body_file=self.scenario.body_file)
         if ceiling:
             # ab must be given a request count: the Little's-law ceiling over the whole run, with room to spare.
             spec = replace(spec, expected_requests=int(ceiling * spec.run_seconds * 1.5) + point.level.concurrency)

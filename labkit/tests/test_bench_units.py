@@ -15,7 +15,7 @@ from labkit.bench.results import derive, flags, little_ceiling, summarize, write
 from labkit.bench.runner import measured_resources, phase_at, steady_window
 from labkit.bench.sampler import (ProcessReading, Sample, process_running, read_process, summarize as summarize_samples,
                                   summarize_window)
-from labkit.bench.scenarios import scenario
+from labkit.bench.scenarios import expected_longest_ms, scenario
 from labkit.errors import UsageError
 
 TARGETS = {"platform-4000": SimpleNamespace(max_concurrent=4000), "virtual": SimpleNamespace(max_concurrent=None)}
@@ -166,6 +166,31 @@ def test_little_ceiling_uses_the_smaller_of_connections_and_pool():
     assert little_ceiling(1000, None, 0.1) == pytest.approx(10000)
     assert little_ceiling(1000, None, 0.1, rate=500) == 500
     assert little_ceiling(1000, None, None) is None
+
+
+def test_fanout_ceiling_is_per_request_and_a_platform_task_pool_caps_it():
+    fanout = scenario("fanout")
+    level = LoadLevel(1000, SleepSpec(50, 100))
+    # A request lasts as long as the longest of its ten tasks: 95.5 ms on average, not 75 ms.
+    assert expected_longest_ms(SleepSpec(50, 100), 10) == pytest.approx(95.45, abs=0.01)
+    assert expected_longest_ms(SleepSpec(80, 80), 10) == 80
+    service = fanout.service_time_s(None, level)
+    assert little_ceiling(1000, None, service) == pytest.approx(1000 / 0.09545, rel=1e-3)
+    # On a pool of 4000 platform threads each request takes 10 x 75 ms of thread time: at most 5333 req/s.
+    pool = (4000, fanout.pool_seconds(None, level))
+    assert little_ceiling(1000, 4000, service, task_pool=pool) == pytest.approx(4000 / 0.75)
+    assert little_ceiling(100, 4000, service, task_pool=pool) == pytest.approx(100 / 0.09545, rel=1e-3)
+
+
+def test_fanout_posts_its_body_with_its_own_sleep_unless_sleep_is_given():
+    fanout = scenario("fanout")
+    assert fanout.method == "POST" and fanout.body_file.is_file() and scenario("sleep").method == "GET"
+    own = BenchConfig.build(args(scenario="fanout"), TARGETS, DRIVERS, tuple(TARGETS), default_sleep=fanout.default_sleep)
+    assert own.levels[0].sleep == SleepSpec(50, 100)
+    assert fanout.path(own, own.levels[0]) == "/api/fanout?tasks=10&minMs=50&maxMs=100"
+    given = BenchConfig.build(args(scenario="fanout", sleep=SleepSpec(20, 20)), TARGETS, DRIVERS, tuple(TARGETS),
+                              default_sleep=fanout.default_sleep)
+    assert given.levels[0].sleep == SleepSpec(20, 20)
 
 
 def point(ok_rps=900.0, driver_cores=0.3, busy=1.0, other=0.0, errors=0, concurrency=100, **extra):
