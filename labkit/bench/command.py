@@ -14,6 +14,7 @@ from ..targets import all_targets
 from . import config as options
 from .config import BenchConfig
 from .drivers import DRIVERS, ensure_tools
+from .heaps import heap_list
 from .env import collect
 from .progress import Progress
 from .runner import BenchRunner, RunRecorder
@@ -33,6 +34,8 @@ examples:
   ./lab bench --driver bombardier,ab,wrk --sleep 50-150   the same points under three tools
   ./lab bench --modes virtual --concurrency 2000 --rate 5000   open model: fixed rate (bombardier)
   ./lab bench --driver ab --steady --concurrency 6000@2000     windows inside one ab run, ramp excluded
+  ./lab bench --scenario fanout --modes virtual,platform-4000,vertx-eventloop --heap 512m,1g
+                                                       a JSON POST fanning out to 10 blocking calls, at two heaps
 
 Results go to results/<timestamp>-<name>/ (report.md, results.json, results.csv, charts, raw/).
 Ctrl-C stops the server and the load tool and writes the report for the points already measured."""
@@ -84,6 +87,10 @@ def register(subparsers):
     p.add_argument("--port", type=options.bounded_int(1, 65535, "--port"), metavar="PORT",
                    help="server port on 127.0.0.1 (default 8080)")
     p.add_argument("--jvm-opt", action="append", metavar="OPT", help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
+    p.add_argument("--heap", type=heap_list, metavar="LIST",
+                   help="run every mode once per heap size, e.g. 512m,1g,2g,4g (-Xms = -Xmx; on Payara Micro it "
+                        "replaces the heap lines of domain-config/jvm.options); the report adds req per CPU-s and "
+                        "per GB of peak RSS per size and the smallest heap within 5 %% of each mode's best")
     p.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false", default=None,
                    help="start Payara Micro without domain-config/jvm.options")
     p.add_argument("--name", type=options.run_name, help="results folder suffix (default 'bench', 'quick' with --quick)")
@@ -114,7 +121,7 @@ def run(args):
     out_dir.mkdir(parents=True, exist_ok=True)
     command_line = "./lab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "./lab bench"
     env = collect(java_home, executables, command_line)
-    planned = len(config.modes) * len(config.drivers) * len(config.levels) * config.repeats
+    planned = len(config.modes) * max(1, len(config.heaps)) * len(config.drivers) * len(config.levels) * config.repeats
     progress = Progress(planned)
     recorder = RunRecorder(out_dir, config, env, planned)
     runner = BenchRunner(config, chosen_scenario, targets, executables, java_home, out_dir, recorder, progress)

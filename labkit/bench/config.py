@@ -180,6 +180,8 @@ class BenchConfig:
     steady: bool = False
     # False: Payara Micro starts without domain-config/jvm.options (only --jvm-opt).
     jvm_defaults: bool = True
+    # --heap: every mode once per heap size (-Xms = -Xmx), smallest first; () = the servers' own heap.
+    heaps: tuple = ()
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)
@@ -194,7 +196,7 @@ class BenchConfig:
             "rate": self.rate, "timeout_s": self.timeout_s, "port": self.port,
             "jvm_options": list(self.jvm_options), "name": self.name, "quick": self.quick,
             "sample_interval_s": self.sample_interval_s, "steady": self.steady,
-            "jvm_defaults": self.jvm_defaults,
+            "jvm_defaults": self.jvm_defaults, "heaps": list(self.heaps),
         }
 
     @classmethod
@@ -232,12 +234,17 @@ class BenchConfig:
             longest = max(l.sleep.max_ms for l in levels)
             if timeout * 1000 <= longest:
                 raise UsageError(f"--timeout {timeout:g} s is not above the sleep ({longest} ms): every request would time out")
+        heaps = tuple(getattr(args, "heap", None) or ())
+        from .heaps import check_jvm_options
+        conflict = check_jvm_options(heaps, tuple(args.jvm_opt or ()))
+        if conflict:
+            raise UsageError(conflict)
         config = cls(modes=tuple(modes), scenario=pick("scenario"), levels=levels, depth=pick("depth"),
                      duration_s=pick("duration"), warmup_s=pick("warmup"), repeats=pick("repeats"),
                      restart=pick("restart"), drivers=tuple(drivers), rate=rate, timeout_s=timeout,
                      port=pick("port"), jvm_options=tuple(args.jvm_opt or ()), name=pick("name"),
                      out_dir=Path(args.out) if args.out else None, quick=bool(args.quick), steady=steady,
-                     jvm_defaults=getattr(args, "jvm_defaults", None) is not False)
+                     jvm_defaults=getattr(args, "jvm_defaults", None) is not False, heaps=heaps)
         return config
 
 

@@ -1,6 +1,7 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
 from .charts import CHARTS
 from .formatting import flags_text, metric, number, sleep_text
+from .heaps import HOLDS_SHARE, heap_mb, smallest_holding_heaps
 from .plan import format_duration
 from .results import FLAG_MEANINGS
 
@@ -134,6 +135,39 @@ def _observations(run, several_drivers):
     return "\n".join(lines) if lines else "- No point was measured."
 
 
+def _heaps(run, several_drivers):
+    """--heap: each heap size's throughput per CPU-second and per GB of peak RSS, and per mode the
+    smallest heap whose median req/s stays within 5 % of that mode's best."""
+    verdicts = {(v["target"], v["driver"], v["concurrency"], v["sleep_min_ms"], v["sleep_max_ms"]): v
+                for v in smallest_holding_heaps(run["points"])}
+    rows = []
+    for r in run["summary"]:
+        target, _, heap = r["mode"].rpartition("@")
+        verdict = verdicts.get((target, r["driver"], r["concurrency"], r["sleep_min_ms"], r["sleep_max_ms"]))
+        if not heap or verdict is None or heap not in verdict["heaps"]:
+            continue
+        holds = verdict["heaps"][heap] >= HOLDS_SHARE * verdict["best_rps"] if verdict["best_rps"] else False
+        rows.append((target, r["driver"], r["concurrency"], heap_mb(heap),
+                     [target] + ([r["driver"]] if several_drivers else []) + [r["concurrency"], sleep_text(r), heap,
+                      metric(r, "ok_rps"), metric(r, "requests_per_cpu_s"), metric(r, "rps_per_gb_rss"),
+                      metric(r, "rss_peak_mb"), metric(r, "heap_used_max_mb", spread=False),
+                      "yes" if holds else "no"]))
+    rows.sort(key=lambda row: row[:4])
+    head = ["mode"] + (["driver"] if several_drivers else []) + ["c", "sleep ms", "heap", "req/s", "req per CPU-s",
+                                                                 "req/s per GB RSS", "RSS peak MB", "heap used max MB",
+                                                                 f"within {100 - HOLDS_SHARE * 100:g} % of best"]
+    lines = [_table(head, [row[-1] for row in rows]), ""]
+    for v in sorted(verdicts.values(), key=lambda v: (v["target"], v["driver"], v["concurrency"])):
+        where = f"c={v['concurrency']}" + (f" ({v['driver']})" if several_drivers else "")
+        lines.append(f"- **{v['target']}** {where}: best {number(v['best_rps'])} req/s at {v['best_heap']}; the smallest "
+                     f"heap within {100 - HOLDS_SHARE * 100:g} % of it: **{v['smallest_holding_heap'] or '–'}**.")
+    lines += ["", "Medians over the repeats. A heap \"holds\" a mode's throughput when its median req/s is at least "
+              f"{HOLDS_SHARE:.0%} of the best median of that mode at that level; RSS is the server's peak resident "
+              "memory in the window (heap, metaspace, code, thread stacks, direct buffers), so per-GB figures "
+              "include everything the process holds."]
+    return "\n".join(lines)
+
+
 def _points_table(run):
     rows = []
     for p in run["points"]:
@@ -210,6 +244,8 @@ def write_report(path, run):
         resources,
         "",
     ]
+    if run["config"].get("heaps"):
+        parts += [f"## Heap sizes: {', '.join(run['config']['heaps'])}", "", _heaps(run, several_drivers), ""]
     if run.get("charts"):
         parts += ["## Charts", ""]
         for name in CHARTS:

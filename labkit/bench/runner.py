@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 from ..errors import LabError
 from ..process import spawn, stop, tail
 from .drivers import DRIVERS, DriverOutputError, LoadSpec
+from .heaps import heap_options
 from .jfr import JfrRecorder
 from .plan import Estimator, build_plan
 from .results import SCHEMA, derive, flags, little_ceiling, summarize as summarize_points, write_csv, write_json
@@ -147,12 +148,14 @@ class BenchRunner:
 
     # -- one server -------------------------------------------------------------------------
     def _run_session(self, session):
-        target = self.targets[session.mode]
+        target = self.targets[session.target or session.mode]
         self.progress.session_starting(session, target, self.config.port)
         began = time.monotonic()
-        server = target.start(self.config.port, list(self.config.jvm_options), jvm_defaults=self.config.jvm_defaults)
+        server = target.start(self.config.port, list(self.config.jvm_options) + heap_options(session.heap),
+                              jvm_defaults=self.config.jvm_defaults)
         self.started_sessions += 1
-        record = {"index": session.index, "mode": session.mode, "repeat": session.repeat, "pid": server.pid,
+        record = {"index": session.index, "mode": session.mode, "target": session.target, "heap": session.heap,
+                  "repeat": session.repeat, "pid": server.pid,
                   "command": server.printable_command() if hasattr(server, "printable_command") else None}
         try:
             record["start_s"] = round(time.monotonic() - began, 1)
@@ -221,7 +224,7 @@ class BenchRunner:
             raise LabError(f"the {point.mode} server (pid {server.pid}) exited during the run; last lines of "
                            f"{server.log_path}:\n{tail(server.log_path)}")
         began = time.monotonic()
-        target = self.targets[point.mode]
+        target = self.targets[point.target or point.mode]
         service_s = self.scenario.service_time_s(config, level)
         task_pool = self._task_pool(target, level)
         ceiling = little_ceiling(level.concurrency, target.max_concurrent, service_s, config.rate,
@@ -235,6 +238,7 @@ class BenchRunner:
         jfr_summary = self._jfr_window(jfr, point, measured["start"], measured["end"])
         record = {
             "index": point.index, "id": point.id, "session": session.index, "mode": point.mode,
+            "target": point.target or point.mode, "heap": point.heap,
             "driver": point.driver, "scenario": self.scenario.name, "path": point.path, "url": url,
             "concurrency": level.concurrency, "sleep_min_ms": level.sleep.min_ms, "sleep_max_ms": level.sleep.max_ms,
             "depth": config.depth, "rate": config.rate, "repeat": point.repeat,

@@ -109,6 +109,7 @@ class ThreadModeIT {
     void boundedPoolRunsAtMostItsBoundAndQueuesTheRest() throws Exception {
         assumeTrue(mode == ModeUnderTest.VIRTUAL_BOUNDED_TEST, "needs the tiny test bound");
         LabClient client = new LabClient(base);
+        awaitIdlePool(client);
         List<LabClient.Outcome> outcomes = client.burstOfSleeps(2 * mode.maxConcurrent, 2000);
 
         assertEquals(2 * mode.maxConcurrent, LabClient.okCount(outcomes), "all succeed: " + failures(outcomes));
@@ -127,6 +128,7 @@ class ThreadModeIT {
     void boundedPoolRejectsBeyondItsQueueAndStaysHealthy() throws Exception {
         assumeTrue(mode == ModeUnderTest.VIRTUAL_BOUNDED_TEST, "needs the tiny test bound and queue");
         LabClient client = new LabClient(base);
+        awaitIdlePool(client);
         long rejectedBefore = pool(client).getJsonNumber("rejected").longValue();
         int capacity = mode.maxConcurrent + mode.maxWaiting;
 
@@ -245,6 +247,21 @@ class ThreadModeIT {
         JsonObject work = client.get("api/work?kind=hash&rounds=1000").json();
         assertEquals(mode.virtual, work.getBoolean("virtual"));
         assertEquals(64, work.getString("digest").length());
+    }
+
+    /**
+     * Bound + queue is exactly what the bounded tests send: a request of an earlier test whose thread
+     * still holds its slot after its answer went out would turn one of them away. Waits (at most
+     * 30 s) until the pool runs nothing but this info request.
+     */
+    private static void awaitIdlePool(LabClient client) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        JsonObject pool = pool(client);
+        while ((pool.getInt("active") > 1 || pool.getInt("waiting") > 0) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            pool = pool(client);
+        }
+        assertTrue(pool.getInt("active") <= 1 && pool.getInt("waiting") == 0, "pool never became idle: " + pool);
     }
 
     private static JsonObject pool(LabClient client) throws Exception {
