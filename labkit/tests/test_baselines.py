@@ -63,8 +63,8 @@ def test_a_target_starts_answers_and_stops_without_leftovers(name, virtual):
     assert gone(server.pid)
 
 
-@pytest.mark.parametrize("name", ["vertx-virtual", "vertx-eventloop"])
-def test_vertx_targets_fan_out_the_bench_body(name):
+@pytest.mark.parametrize("name", ["jdk-virtual", "helidon", "vertx-virtual", "vertx-eventloop"])
+def test_baseline_targets_fan_out_the_bench_body(name):
     from labkit.bench.scenarios import scenario
     fanout = scenario("fanout")
     server = all_targets()[name].start(PORT, ["-Xmx256m"])
