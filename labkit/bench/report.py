@@ -193,6 +193,10 @@ HOW_TO_READ = """\
   each needs the sleep (mean of a range), so throughput ≤ that ÷ sleep. **efficiency** = req/s ÷ ceiling:
   1.0 means the thread mode lost nothing to scheduling, queueing or CPU; a pool smaller than the
   concurrency lowers the ceiling itself, not the efficiency.
+  **fanout**: the ceiling is per request, not per task. A request holds its connection until the
+  longest of its 10 concurrent tasks ends (for 50-100 ms draws 95.5 ms on average, not 75 ms), and on a
+  platform pool of N threads its tasks take 10 × the mean sleep of pool time, so N ÷ (10 × mean sleep)
+  caps it as well (platform-4000: 5,333 req/s).
 - **req per CPU-s** = 2xx responses ÷ server CPU seconds (user+sys) in the window;
   **req/s per GB RSS** = req/s ÷ peak resident memory during the window. Both are the per-CPU and
   per-memory views of throughput.
