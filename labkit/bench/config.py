@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
+from .heaps import check_jvm_options
 
 MAX_SLEEP_MS = 60_000        # the app's own cap (loomlab.sleep.maxMs)
 MAX_DEPTH = 2_000            # the app's own cap (loomlab.sleep.maxDepth)
@@ -235,7 +236,6 @@ class BenchConfig:
             if timeout * 1000 <= longest:
                 raise UsageError(f"--timeout {timeout:g} s is not above the sleep ({longest} ms): every request would time out")
         heaps = tuple(getattr(args, "heap", None) or ())
-        from .heaps import check_jvm_options
         conflict = check_jvm_options(heaps, tuple(args.jvm_opt or ()))
         if conflict:
             raise UsageError(conflict)
