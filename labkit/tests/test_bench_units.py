@@ -462,3 +462,18 @@ def test_report_gives_per_cpu_and_per_gb_figures_per_heap_and_the_smallest_holdi
     assert "| virtual | 100 | 100 | 512m | 800 | 1,600 | 1,170 | 700 | – | no |" in report
     assert "| virtual | 100 | 100 | 1g | 980 | 1,960 | 836 | 1,200 | – | yes |" in report
     assert "**virtual** c=100: best 1,000 req/s at 2g; the smallest heap within 5 % of it: **1g**." in report
+
+
+def test_only_platform_targets_with_a_bounded_pool_share_a_task_pool():
+    from labkit.bench.runner import BenchRunner
+    runner = object.__new__(BenchRunner)  # only _task_pool is used: no plan, no servers
+    runner.config, runner.scenario = build(), scenario("fanout")
+    level = LoadLevel(1000, SleepSpec(50, 100))
+    platform = SimpleNamespace(virtual=False, max_concurrent=4000)
+    assert runner._task_pool(platform, level) == {"threads": 4000, "seconds_per_request": pytest.approx(0.75)}
+    for unshared in (SimpleNamespace(virtual=True, max_concurrent=4000),      # virtual-4000: a virtual thread per task
+                     SimpleNamespace(virtual=False, max_concurrent=None),     # thread per request, event loop
+                     SimpleNamespace(virtual=None, max_concurrent=4000)):     # unknown kind: no claim
+        assert runner._task_pool(unshared, level) is None
+    runner.scenario = scenario("sleep")
+    assert runner._task_pool(platform, level) is None
