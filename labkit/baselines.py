@@ -1,6 +1,7 @@
-"""The plain-JDK servers and Helidon as bench targets, started beside the Payara modes.
+"""The plain-JDK servers, Helidon and Vert.x as bench targets, started beside the Payara modes.
 
-Each serves the WAR's /api/sleep and /api/info contract (baselines/ and baselines-helidon/), so the
+Each serves the WAR's /api/sleep and /api/info contract (baselines/, baselines-helidon/,
+baselines-vertx/; Vert.x also /api/fanout), so the
 bench treats them like any Payara mode: start(port, jvm_options) -> handle with base_url, pid,
 log_path, info(), stop().
 """
@@ -21,6 +22,8 @@ from .targets import Target, register
 BASELINES_JAR = ROOT / "baselines" / "target" / "baselines.jar"
 HELIDON_JAR = ROOT / "baselines-helidon" / "target" / "baselines-helidon.jar"
 HELIDON_LIBS = ROOT / "baselines-helidon" / "target" / "libs"
+VERTX_JAR = ROOT / "baselines-vertx" / "target" / "baselines-vertx.jar"
+VERTX_LIBS = ROOT / "baselines-vertx" / "target" / "libs"
 RUNS = ROOT / ".lab" / "runs"
 
 
@@ -49,18 +52,23 @@ BASELINES = {
                  BASELINES_JAR, "virtual-bounded", 10000, True),
         Baseline("helidon", "Helidon SE 4 WebServer: a virtual thread per connection, unbounded",
                  HELIDON_JAR, None, None, True),
+        Baseline("vertx-virtual", "Vert.x 5: virtual-thread verticles, each blocking call on a virtual thread of its own",
+                 VERTX_JAR, "virtual", None, True),
+        # virtual=False: the request runs on an event-loop (platform) thread, but no pool bounds it.
+        Baseline("vertx-eventloop", "Vert.x 5: event-loop verticles, timers instead of blocking (the reactive baseline)",
+                 VERTX_JAR, "eventloop", None, False),
     )
 }
 
 
 def ensure_baselines_built(rebuild=False, log=print):
-    """Builds both baseline modules (tests skipped) when a jar is missing or a rebuild is asked for."""
-    missing = [p for p in (BASELINES_JAR, HELIDON_JAR, HELIDON_LIBS) if not p.exists()]
+    """Builds the baseline modules (tests skipped) when a jar is missing or a rebuild is asked for."""
+    missing = [p for p in (BASELINES_JAR, HELIDON_JAR, HELIDON_LIBS, VERTX_JAR, VERTX_LIBS) if not p.exists()]
     if missing or rebuild:
         why = "rebuild requested" if rebuild else "missing " + ", ".join(str(m.relative_to(ROOT)) for m in missing)
-        log(f"building ({why}): mvn -pl baselines,baselines-helidon -am package -DskipTests")
-        mvn(["-pl", "baselines,baselines-helidon", "-am", "package", "-DskipTests"])
-    still_missing = [p for p in (BASELINES_JAR, HELIDON_JAR) if not p.exists()]
+        log(f"building ({why}): mvn -pl baselines,baselines-helidon,baselines-vertx -am package -DskipTests")
+        mvn(["-pl", "baselines,baselines-helidon,baselines-vertx", "-am", "package", "-DskipTests"])
+    still_missing = [p for p in (BASELINES_JAR, HELIDON_JAR, VERTX_JAR) if not p.exists()]
     if still_missing:
         raise LabError("the build did not produce " + ", ".join(str(m) for m in still_missing))
 

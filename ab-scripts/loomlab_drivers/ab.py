@@ -8,6 +8,7 @@ Flags LoomLab always sets, and why:
 - `-g FILE` writes one line per request: LoomLab reads its total time (1 ms resolution) into an
   HdrHistogram, so p99.9 is known (ab's own table stops at p99). Failed requests have lines
   there too, so with errors the percentiles mix both.
+- `-p FILE -T TYPE` when the run has a body: every request is then a POST of that file.
 - `-t` with `-n`: ab sizes its request table from `-n` and ends at whichever comes first, so
   `-n` is set above what the run can reach.
 
@@ -66,6 +67,9 @@ class ApacheBench(Driver):
                    "-s", str(spec.timeout_whole_seconds)]
         if spec.side_file_prefix:
             command += ["-g", str(self.requests_file(spec))]
+        if spec.body_file:
+            # -p makes every request a POST of the file; -T is its Content-Type.
+            command += ["-p", str(spec.body_file), "-T", spec.content_type]
         return command + [spec.url]
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):

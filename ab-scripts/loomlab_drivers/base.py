@@ -38,6 +38,13 @@ class LoadSpec:
     expected_requests: int | None = None
     # (start, end) in whole epoch seconds: only requests that start in [start, end) are measured.
     window: tuple[int, int] | None = None
+    # A request body (a file each tool sends natively): the requests are then POSTs of it with this type.
+    body_file: Path | None = None
+    content_type: str = "application/json"
+
+    @property
+    def method(self):
+        return "POST" if self.body_file else "GET"
 
     @property
     def drain_s(self):

@@ -34,6 +34,9 @@ class Bombardier(Driver):
                    "--format", f"path:{TEMPLATE}"]
         if spec.rate:
             command += ["--rate", str(spec.rate)]
+        if spec.body_file:
+            command += ["--method", spec.method, "--body-file", str(spec.body_file),
+                        "--header", f"Content-Type: {spec.content_type}"]
         return command + [spec.url]
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):

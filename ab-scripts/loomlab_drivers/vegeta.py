@@ -58,7 +58,7 @@ class Vegeta(Driver):
             raise ValueError("vegeta writes its results to a file: the LoadSpec needs a side_file_prefix")
         targets = self.targets_file(spec)
         targets.parent.mkdir(parents=True, exist_ok=True)
-        targets.write_text(f"GET {spec.url}\n")
+        targets.write_text(self.targets_text(spec))
         command = [executable or self.find_executable(), "attack",
                    "-targets", str(targets), "-output", str(self.results_file(spec)),
                    # With a window vegeta needs no drain: after the attack it waits for every
@@ -74,6 +74,14 @@ class Vegeta(Driver):
             command += ["-rate", "0", "-workers", str(spec.concurrency), "-max-workers", str(spec.concurrency),
                         "-max-connections", str(spec.concurrency)]
         return command
+
+    @staticmethod
+    def targets_text(spec: LoadSpec):
+        """vegeta's http targets format: the request line, then its headers, then @FILE for a body."""
+        if not spec.body_file:
+            return f"GET {spec.url}\n"
+        return (f"{spec.method} {spec.url}\nContent-Type: application/json\n"
+                f"@{Path(spec.body_file).resolve()}\n")
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):
         if spec is None:

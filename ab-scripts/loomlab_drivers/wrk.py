@@ -6,6 +6,9 @@ numbers:
 - a response that arrives after `--timeout` is counted by wrk both as a completed request and as
   a timeout (its latency is not recorded); LoomLab counts it as a timeout only.
 - wrk counts only statuses of 400 and above as errors, so a 3xx passes as ok.
+- a run with a body (a POST) gets a small script of its own, written beside the run's output,
+  that sets wrk.method, wrk.body and the Content-Type, then loads wrk-record.lua: wrk takes one
+  script, and a static request (no request() function) keeps wrk on its fast path.
 - before done() wrk adds synthetic latencies for requests a slow response held back (its own
   coordinated-omission correction), so the latency count can exceed the response count.
 """
@@ -35,8 +38,35 @@ class Wrk(Driver):
                 "--connections", str(spec.concurrency),
                 "--duration", f"{spec.duration_s}s",
                 "--timeout", f"{spec.timeout_whole_seconds}s",
-                "--script", str(SCRIPT),
+                "--script", str(self.script(spec)),
                 spec.url]
+
+    def request_script(self, spec: LoadSpec):
+        """The script a run with a body uses (None without a body: wrk-record.lua itself)."""
+        if not spec.body_file:
+            return None
+        prefix = spec.side_file_prefix or Path(spec.body_file).with_suffix("")
+        return Path(f"{prefix}.wrk-request.lua")
+
+    def script(self, spec: LoadSpec):
+        """wrk-record.lua, or for a POST a script that sets the request up and then loads it."""
+        path = self.request_script(spec)
+        if path is None:
+            return SCRIPT
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            "-- Written by LoomLab for one wrk run: every request POSTs the body file, then wrk-record.lua reports.\n"
+            f"local body = io.open({_lua_string(spec.body_file)}, \"rb\")\n"
+            "wrk.method = \"POST\"\n"
+            "wrk.body = body:read(\"*a\")\n"
+            "body:close()\n"
+            f"wrk.headers[\"Content-Type\"] = {_lua_string(spec.content_type)}\n"
+            f"dofile({_lua_string(SCRIPT)})\n")
+        return path
+
+    def side_files(self, spec: LoadSpec):
+        path = self.request_script(spec)
+        return [path] if path else []
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):
         summary = None
@@ -63,6 +93,15 @@ class Wrk(Driver):
 
     def version_command(self, executable):
         return [executable, "--version"]
+
+
+def _lua_string(value):
+    """A Lua 5.1 string literal of `value` (UTF-8): printable ASCII as is, every other byte as \\ddd."""
+    out = []
+    for byte in str(value).encode("utf-8"):
+        char = chr(byte)
+        out.append(char if 32 <= byte < 127 and char not in "\"\\" else f"\\{byte:03d}")
+    return '"' + "".join(out) + '"'
 
 
 DRIVER = Wrk()

@@ -15,6 +15,7 @@ from . import config as options
 from .config import BenchConfig
 from .cpus import cpu_pinning
 from .drivers import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
+from .heaps import heap_list
 from .env import collect
 from .progress import Progress
 from .runner import BenchRunner, RunRecorder
@@ -36,6 +37,8 @@ examples:
                                                        each request's intended start
   ./lab bench --cpus server=1,driver=0                 server and load tool on different cores
   ./lab bench --driver ab --steady --concurrency 6000@2000     windows inside one ab run, ramp excluded
+  ./lab bench --scenario fanout --modes virtual,platform-4000,vertx-eventloop --heap 512m,1g
+                                                       a JSON POST fanning out to 10 blocking calls, at two heaps
 
 Results go to results/<timestamp>-<name>/ (report.md, results.json, results.csv, charts, raw/).
 Ctrl-C stops the server and the load tool and writes the report for the points already measured."""
@@ -54,7 +57,9 @@ def register(subparsers):
     p.add_argument("--modes", type=options.name_list, metavar="LIST",
                    help="comma-separated targets (default: " + ",".join(options.DEFAULT_MODES) + "); any target "
                         "registered in labkit/targets.py (a wrong name lists them)")
-    p.add_argument("--scenario", metavar="NAME", help="what is requested (default: sleep)")
+    p.add_argument("--scenario", metavar="NAME",
+                   help="what is requested: sleep (default), fanout (a JSON POST fanning out to 10 blocking calls), "
+                        "or a scenario registered in labkit/bench/scenarios.py")
     p.add_argument("--concurrency", type=options.concurrency_list, metavar="LIST",
                    help="connections, comma-separated; CONCURRENCY@SLEEP gives a level its own sleep (default 1000)")
     p.add_argument("--sleep", type=options.sleep_spec, metavar="MS|MIN-MAX",
@@ -97,6 +102,10 @@ def register(subparsers):
     p.add_argument("--port", type=options.bounded_int(1, 65535, "--port"), metavar="PORT",
                    help="server port on 127.0.0.1 (default 8080)")
     p.add_argument("--jvm-opt", action="append", metavar="OPT", help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
+    p.add_argument("--heap", type=heap_list, metavar="LIST",
+                   help="run every mode once per heap size, e.g. 512m,1g,2g,4g (-Xms = -Xmx; on Payara Micro it "
+                        "replaces the heap lines of domain-config/jvm.options); the report adds req per CPU-s and "
+                        "per GB of peak RSS per size and the smallest heap within 5 %% of each mode's best")
     p.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false", default=None,
                    help="start Payara Micro without domain-config/jvm.options")
     p.add_argument("--name", type=options.run_name, help="results folder suffix (default 'bench', 'quick' with --quick)")
@@ -131,7 +140,7 @@ def run(args):
     out_dir.mkdir(parents=True, exist_ok=True)
     command_line = "./lab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "./lab bench"
     env = collect(java_home, executables, command_line, config.cpus)
-    planned = len(config.modes) * len(config.drivers) * len(config.levels) * config.repeats
+    planned = len(config.modes) * max(1, len(config.heaps)) * len(config.drivers) * len(config.levels) * config.repeats
     progress = Progress(planned)
     recorder = RunRecorder(out_dir, config, env, planned)
     runner = BenchRunner(config, chosen_scenario, targets, executables, java_home, out_dir, recorder, progress)
@@ -154,7 +163,8 @@ def _config(args):
     # A scenario may name the targets that serve it (e.g. a CargoTracker page); else the Payara modes.
     chosen = scenario(args.scenario or options.DEFAULTS["scenario"])
     default_modes = chosen.targets or options.DEFAULT_MODES
-    return BenchConfig.build(args, known_targets=all_targets(), known_drivers=DRIVERS, default_modes=default_modes)
+    return BenchConfig.build(args, known_targets=all_targets(), known_drivers=DRIVERS, default_modes=default_modes,
+                             default_sleep=chosen.default_sleep)
 
 
 def _out_dir(config):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
+from .heaps import check_jvm_options
 
 MAX_SLEEP_MS = 60_000        # the app's own cap (loomlab.sleep.maxMs)
 MAX_DEPTH = 2_000            # the app's own cap (loomlab.sleep.maxDepth)
@@ -186,6 +187,8 @@ class BenchConfig:
     # at most warmup_cap_s in all.
     warmup_until_steady: bool = False
     warmup_cap_s: int = 180
+    # --heap: every mode once per heap size (-Xms = -Xmx), smallest first; () = the servers' own heap.
+    heaps: tuple = ()
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)
@@ -200,13 +203,13 @@ class BenchConfig:
             "rate": self.rate, "timeout_s": self.timeout_s, "port": self.port,
             "jvm_options": list(self.jvm_options), "name": self.name, "quick": self.quick,
             "sample_interval_s": self.sample_interval_s, "steady": self.steady,
-            "jvm_defaults": self.jvm_defaults,
+            "jvm_defaults": self.jvm_defaults, "heaps": list(self.heaps),
             "cpus": self.cpus.to_dict() if self.cpus else None,
             "warmup_until_steady": self.warmup_until_steady, "warmup_cap_s": self.warmup_cap_s,
         }
 
     @classmethod
-    def build(cls, args, known_targets, known_drivers, default_modes):
+    def build(cls, args, known_targets, known_drivers, default_modes, default_sleep=None):
         """The config from parsed options (None = not given); raises UsageError on a bad combination."""
         preset = dict(DEFAULTS, **(QUICK if args.quick else {}))
 
@@ -224,7 +227,8 @@ class BenchConfig:
         unknown = [d for d in drivers if d not in known_drivers]
         if unknown:
             raise UsageError(f"unknown driver '{unknown[0]}'; choose from: {', '.join(known_drivers)}")
-        sleep = pick("sleep")
+        # A scenario may have a sleep of its own (fanout: 50-100 ms per task); --sleep still wins.
+        sleep = args.sleep if getattr(args, "sleep", None) is not None else default_sleep or pick("sleep")
         levels = tuple(LoadLevel(c, s or sleep) for c, s in pick("concurrency"))
         if len(set(levels)) != len(levels):
             raise UsageError("--concurrency lists the same level twice")
@@ -246,12 +250,16 @@ class BenchConfig:
             longest = max(l.sleep.max_ms for l in levels)
             if timeout * 1000 <= longest:
                 raise UsageError(f"--timeout {timeout:g} s is not above the sleep ({longest} ms): every request would time out")
+        heaps = tuple(getattr(args, "heap", None) or ())
+        conflict = check_jvm_options(heaps, tuple(args.jvm_opt or ()))
+        if conflict:
+            raise UsageError(conflict)
         config = cls(modes=tuple(modes), scenario=pick("scenario"), levels=levels, depth=pick("depth"),
                      duration_s=pick("duration"), warmup_s=pick("warmup"), repeats=pick("repeats"),
                      restart=pick("restart"), drivers=tuple(drivers), rate=rate, timeout_s=timeout,
                      port=pick("port"), jvm_options=tuple(args.jvm_opt or ()), name=pick("name"),
                      out_dir=Path(args.out) if args.out else None, quick=bool(args.quick), steady=steady,
-                     jvm_defaults=getattr(args, "jvm_defaults", None) is not False,
+                     jvm_defaults=getattr(args, "jvm_defaults", None) is not False, heaps=heaps,
                      cpus=getattr(args, "cpus", None),
                      warmup_until_steady=bool(getattr(args, "warmup_until_steady", False)),
                      warmup_cap_s=getattr(args, "warmup_cap", None) or 180)

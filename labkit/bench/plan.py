@@ -3,6 +3,7 @@ import math
 from dataclasses import dataclass
 
 from .config import LoadLevel
+from .heaps import series
 
 
 @dataclass(frozen=True)
@@ -14,6 +15,8 @@ class Point:
     repeat: int         # 1-based
     path: str
     warmup: bool        # a warm-up (a run of its own, or with --steady the same run) precedes the window
+    target: str = None  # the target started for it (mode is TARGET@HEAP with --heap)
+    heap: str | None = None
 
     @property
     def id(self):
@@ -27,6 +30,8 @@ class Session:
     mode: str
     repeat: int | None  # None when one session holds every repeat
     points: tuple
+    target: str = None  # the target started (mode is TARGET@HEAP with --heap)
+    heap: str | None = None
 
     @property
     def label(self):
@@ -38,26 +43,31 @@ def build_plan(config, scenario):
     every round (modes interleaved, so a slow minute of the machine hits all of them alike; the
     order rotated by one per round, so no mode always runs first or right after another);
     restart=mode: one session per mode, repeats back to back after one warm-up per level.
+    With --heap every mode runs once per heap size, as a series of its own (TARGET@HEAP).
     With --steady every point warms up: each is a new run of the tool, with its own connection ramp."""
     sessions, index = [], 0
+    heaps = getattr(config, "heaps", ()) or (None,)
 
-    def point(mode, driver, level, repeat, warmup):
+    def point(mode, heap, driver, level, repeat, warmup):
         nonlocal index
         index += 1
-        return Point(index, mode, driver, level, repeat, scenario.path(config, level), warmup or config.steady)
+        return Point(index, series(mode, heap), driver, level, repeat, scenario.path(config, level),
+                     warmup or config.steady, mode, heap)
 
     if config.restart == "repeat":
         for repeat in range(1, config.repeats + 1):
             for mode in rotated(config.modes, repeat - 1):
-                points = tuple(point(mode, driver, level, repeat, True)
-                               for driver in config.drivers for level in config.levels)
-                sessions.append(Session(len(sessions) + 1, mode, repeat, points))
+                for heap in heaps:
+                    points = tuple(point(mode, heap, driver, level, repeat, True)
+                                   for driver in config.drivers for level in config.levels)
+                    sessions.append(Session(len(sessions) + 1, series(mode, heap), repeat, points, mode, heap))
     else:
         for mode in config.modes:
-            points = tuple(point(mode, driver, level, repeat, repeat == 1)
-                           for driver in config.drivers for level in config.levels
-                           for repeat in range(1, config.repeats + 1))
-            sessions.append(Session(len(sessions) + 1, mode, None, points))
+            for heap in heaps:
+                points = tuple(point(mode, heap, driver, level, repeat, repeat == 1)
+                               for driver in config.drivers for level in config.levels
+                               for repeat in range(1, config.repeats + 1))
+                sessions.append(Session(len(sessions) + 1, series(mode, heap), None, points, mode, heap))
     return sessions
 
 

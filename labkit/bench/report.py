@@ -1,6 +1,7 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
 from .charts import CHARTS
 from .formatting import flags_text, metric, number, sleep_text
+from .heaps import HOLDS_SHARE, heap_mb, smallest_holding_heaps
 from .plan import format_duration
 from .results import FLAG_MEANINGS
 
@@ -173,6 +174,38 @@ def _ceiling_note(best, second, rows):
         note += "; no other target has the same ceiling"
     return note
 
+def _heaps(run, several_drivers):
+    """--heap: each heap size's throughput per CPU-second and per GB of peak RSS, and per mode the
+    smallest heap whose median req/s stays within 5 % of that mode's best."""
+    verdicts = {(v["target"], v["driver"], v["concurrency"], v["sleep_min_ms"], v["sleep_max_ms"]): v
+                for v in smallest_holding_heaps(run["points"])}
+    rows = []
+    for r in run["summary"]:
+        target, _, heap = r["mode"].rpartition("@")
+        verdict = verdicts.get((target, r["driver"], r["concurrency"], r["sleep_min_ms"], r["sleep_max_ms"]))
+        if not heap or verdict is None or heap not in verdict["heaps"]:
+            continue
+        holds = verdict["heaps"][heap] >= HOLDS_SHARE * verdict["best_rps"] if verdict["best_rps"] else False
+        rows.append((target, r["driver"], r["concurrency"], heap_mb(heap),
+                     [target] + ([r["driver"]] if several_drivers else []) + [r["concurrency"], sleep_text(r), heap,
+                      metric(r, "ok_rps"), metric(r, "requests_per_cpu_s"), metric(r, "rps_per_gb_rss"),
+                      metric(r, "rss_peak_mb"), metric(r, "heap_used_max_mb", spread=False),
+                      "yes" if holds else "no"]))
+    rows.sort(key=lambda row: row[:4])
+    head = ["mode"] + (["driver"] if several_drivers else []) + ["c", "sleep ms", "heap", "req/s", "req per CPU-s",
+                                                                 "req/s per GB RSS", "RSS peak MB", "heap used max MB",
+                                                                 f"within {100 - HOLDS_SHARE * 100:g} % of best"]
+    lines = [_table(head, [row[-1] for row in rows]), ""]
+    for v in sorted(verdicts.values(), key=lambda v: (v["target"], v["driver"], v["concurrency"])):
+        where = f"c={v['concurrency']}" + (f" ({v['driver']})" if several_drivers else "")
+        lines.append(f"- **{v['target']}** {where}: best {number(v['best_rps'])} req/s at {v['best_heap']}; the smallest "
+                     f"heap within {100 - HOLDS_SHARE * 100:g} % of it: **{v['smallest_holding_heap'] or '–'}**.")
+    lines += ["", "Medians over the repeats. A heap \"holds\" a mode's throughput when its median req/s is at least "
+              f"{HOLDS_SHARE:.0%} of the best median of that mode at that level; RSS is the server's peak resident "
+              "memory in the window (heap, metaspace, code, thread stacks, direct buffers), so per-GB figures "
+              "include everything the process holds."]
+    return "\n".join(lines)
+
 
 def _points_table(run):
     rows = []
@@ -199,6 +232,10 @@ HOW_TO_READ = """\
   each needs the sleep (mean of a range), so throughput ≤ that ÷ sleep. **efficiency** = req/s ÷ ceiling:
   1.0 means the thread mode lost nothing to scheduling, queueing or CPU; a pool smaller than the
   concurrency lowers the ceiling itself, not the efficiency.
+  **fanout**: the ceiling is per request, not per task. A request holds its connection until the
+  longest of its 10 concurrent tasks ends (for 50-100 ms draws 95.5 ms on average, not 75 ms), and on a
+  platform pool of N threads its tasks take 10 × the mean sleep of pool time, so N ÷ (10 × mean sleep)
+  caps it as well (platform-4000: 5,333 req/s).
 - **req per CPU-s** = 2xx responses ÷ server CPU seconds (user+sys) in the window;
   **req/s per GB RSS** = req/s ÷ peak resident memory during the window. Both are the per-CPU and
   per-memory views of throughput.
@@ -257,6 +294,8 @@ def write_report(path, run):
         resources,
         "",
     ]
+    if run["config"].get("heaps"):
+        parts += [f"## Heap sizes: {', '.join(run['config']['heaps'])}", "", _heaps(run, several_drivers), ""]
     if run.get("charts"):
         parts += ["## Charts", ""]
         for name in CHARTS:

@@ -21,13 +21,17 @@ RATE_REACHED_SHARE = 0.95
 DRIVER_BEHIND_MS = 50
 
 
-def little_ceiling(concurrency, max_concurrent, service_time_s, rate=None):
+def little_ceiling(concurrency, max_concurrent, service_time_s, rate=None, task_pool=None):
     """Little's law: at most min(concurrency, pool size) requests in service, each taking
-    service_time_s, so throughput ≤ that / service_time_s; an open-model rate caps it too."""
+    service_time_s, so throughput ≤ that / service_time_s; an open-model rate caps it too.
+    `task_pool` = (threads, thread-seconds per request) when requests fan out to a bounded pool:
+    that pool finishes at most threads / thread-seconds requests a second."""
     if not service_time_s or service_time_s <= 0:
         return float(rate) if rate else None
     in_service = concurrency if max_concurrent is None else min(concurrency, max_concurrent)
     ceiling = in_service / service_time_s
+    if task_pool and task_pool[0] and task_pool[1]:
+        ceiling = min(ceiling, task_pool[0] / task_pool[1])
     return min(ceiling, float(rate)) if rate else ceiling
 
 
@@ -35,7 +39,9 @@ def derive(record, max_concurrent, service_time_s):
     """Ceiling, efficiency, requests per CPU-second and per GB of RSS for one point record."""
     load = record.get("load") or {}
     server = (record.get("resources") or {}).get("server") or {}
-    ceiling = little_ceiling(record["concurrency"], max_concurrent, service_time_s, record.get("rate"))
+    pool = record.get("task_pool") or {}
+    ceiling = little_ceiling(record["concurrency"], max_concurrent, service_time_s, record.get("rate"),
+                             (pool.get("threads"), pool.get("seconds_per_request")) if pool else None)
     ok_rps = load.get("ok_rps")
     rss_gb = server.get("rss_peak_mb", 0) / 1024 if server.get("rss_peak_mb") else None
     return {

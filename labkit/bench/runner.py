@@ -27,6 +27,7 @@ from ..errors import LabError
 from ..process import spawn, stop, tail
 from .drivers import DRIVERS, DriverOutputError, LoadSpec
 from .cpus import allowed_cpus
+from .heaps import heap_options
 from .histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from .steadiness import per_second_from_samples, series_stats, settled
 from .jfr import JfrRecorder
@@ -83,24 +84,26 @@ def measured_resources(spec, samples, sampler, driver_cpu_s):
     return summarize_window(samples, sampler.seconds_since_start(start), sampler.seconds_since_start(end))
 
 
-def probe(server, path, mode):
+def probe(server, path, mode, method="GET", body_file=None):
     """One request before the load: the scenario must answer 2xx (else the whole run would only
     measure errors), and its size turns the driver's read bytes into a live req/s."""
     parts = urlsplit(server.base_url)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=65)
+    body = body_file.read_bytes() if body_file else None
+    headers = {"Content-Type": "application/json"} if body_file else {}
     try:
-        connection.request("GET", path)
+        connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
-        body = response.read()
+        answer = response.read()
     except OSError as e:
-        raise LabError(f"{mode}: GET {path} failed before the load started: {e}") from None
+        raise LabError(f"{mode}: {method} {path} failed before the load started: {e}") from None
     finally:
         connection.close()
     if not 200 <= response.status < 300:
-        raise LabError(f"{mode}: GET {path} answered {response.status} before the load started: "
-                       f"{body[:200].decode(errors='replace')}")
+        raise LabError(f"{mode}: {method} {path} answered {response.status} before the load started: "
+                       f"{answer[:200].decode(errors='replace')}")
     headers = sum(len(k) + len(v) + 4 for k, v in response.getheaders())
-    return len(f"HTTP/1.1 {response.status} {response.reason}\r\n") + headers + 2 + len(body)
+    return len(f"HTTP/1.1 {response.status} {response.reason}\r\n") + headers + 2 + len(answer)
 
 
 def keep_log(server, out_dir, label):
@@ -114,10 +117,12 @@ def keep_log(server, out_dir, label):
     return str(target.relative_to(out_dir))
 
 
-def start_server(target, config):
-    """Starts the target on config.port, on the server's CPUs when --cpus pins it."""
+def start_server(target, config, heap=None):
+    """Starts the target on config.port, on the server's CPUs when --cpus pins it; `heap` (a --heap
+    size) adds its -Xms/-Xmx."""
     with (config.cpus.server_affinity() if config.cpus else nullcontext()):
-        return target.start(config.port, list(config.jvm_options), jvm_defaults=config.jvm_defaults)
+        return target.start(config.port, list(config.jvm_options) + heap_options(heap),
+                            jvm_defaults=config.jvm_defaults)
 
 
 def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response_bytes=None, on_live=None,
@@ -242,12 +247,13 @@ class BenchRunner:
 
     # -- one server -------------------------------------------------------------------------
     def _run_session(self, session):
-        target = self.targets[session.mode]
+        target = self.targets[session.target or session.mode]
         self.progress.session_starting(session, target, self.config.port)
         began = time.monotonic()
-        server = start_server(target, self.config)
+        server = start_server(target, self.config, session.heap)
         self.started_sessions += 1
-        record = {"index": session.index, "mode": session.mode, "repeat": session.repeat, "pid": server.pid,
+        record = {"index": session.index, "mode": session.mode, "target": session.target, "heap": session.heap,
+                  "repeat": session.repeat, "pid": server.pid,
                   "command": server.printable_command() if hasattr(server, "printable_command") else None,
                   "cpus_allowed": allowed_cpus(server.pid)}
         try:
@@ -278,7 +284,7 @@ class BenchRunner:
             return {}
 
     def _probe(self, server, path, mode):
-        return probe(server, path, mode)
+        return probe(server, path, mode, self.scenario.method, self.scenario.body_file)
 
     def _keep_log(self, server, session):
         return keep_log(server, self.out_dir, f"{session.index:02d}-{session.label}")
@@ -291,9 +297,11 @@ class BenchRunner:
             raise LabError(f"the {point.mode} server (pid {server.pid}) exited during the run; last lines of "
                            f"{server.log_path}:\n{tail(server.log_path)}")
         began = time.monotonic()
-        target = self.targets[point.mode]
+        target = self.targets[point.target or point.mode]
         service_s = self.scenario.service_time_s(config, level)
-        ceiling = little_ceiling(level.concurrency, target.max_concurrent, service_s, config.rate)
+        task_pool = self._task_pool(target, level)
+        ceiling = little_ceiling(level.concurrency, target.max_concurrent, service_s, config.rate,
+                                 (task_pool["threads"], task_pool["seconds_per_request"]) if task_pool else None)
         url = server.base_url + point.path
         measure = self._measure_steady if config.steady else self._measure_fresh
         measured = measure(point, server, url, ceiling, response_bytes)
@@ -303,11 +311,13 @@ class BenchRunner:
         jfr_summary = self._jfr_window(jfr, point, measured["start"], measured["end"])
         record = {
             "index": point.index, "id": point.id, "session": session.index, "mode": point.mode,
+            "target": point.target or point.mode, "heap": point.heap,
             "driver": point.driver, "scenario": self.scenario.name, "path": point.path, "url": url,
             "concurrency": level.concurrency, "sleep_min_ms": level.sleep.min_ms, "sleep_max_ms": level.sleep.max_ms,
             "depth": config.depth, "rate": config.rate, "repeat": point.repeat,
             "timeout_s": config.timeout_for(level), "service_time_s": service_s,
             "max_concurrent": target.max_concurrent,
+            "task_pool": task_pool,
             "window": measured["window"],
             "warmup": measured["warmup"],
             "command": run["command"],
@@ -345,6 +355,15 @@ class BenchRunner:
         if not series:
             return None
         return {"per_second_rps": series, "source": source, **(series_stats(series) or {})}
+
+    def _task_pool(self, target, level):
+        """The bounded pool a fan-out's tasks share on this target, or None: a platform target with a
+        pool of max_concurrent threads runs its tasks on a pool that size (app: FanoutExecutors);
+        virtual and unbounded targets give each task a thread of its own."""
+        if self.scenario.pool_seconds is None or target.virtual is not False or target.max_concurrent is None:
+            return None
+        return {"threads": target.max_concurrent,
+                "seconds_per_request": self.scenario.pool_seconds(self.config, level)}
 
     def _measure_fresh(self, point, server, url, ceiling, response_bytes):
         """A warm-up run (when the point has one), then the window as a run of its own."""
@@ -419,7 +438,7 @@ class BenchRunner:
         config = self.config
         spec = LoadSpec(url=url, concurrency=point.level.concurrency, duration_s=seconds,
                         timeout_s=config.timeout_for(point.level), rate=config.rate, side_file_prefix=prefix,
-                        window=window)
+                        window=window, body_file=self.scenario.body_file)
         if ceiling:
             # ab must be given a request count: the Little's-law ceiling over the whole run, with room to spare.
             spec = replace(spec, expected_requests=int(ceiling * spec.run_seconds * 1.5) + point.level.concurrency)

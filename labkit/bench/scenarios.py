@@ -14,13 +14,21 @@ EXTRA_SCENARIO_MODULES that calls `register(...)` when imported) with
   no ceiling and no efficiency);
 - `targets`: the default targets that serve this scenario (e.g. the CargoTracker app's targets,
   registered in labkit/targets.py), used when --modes is not given; None = the Payara modes;
-- `uses_sleep`: whether --sleep/--depth mean anything for it (they are shown in the report).
+- `uses_sleep`: whether --sleep/--depth mean anything for it (they are shown in the report);
+- `default_sleep`: the sleep when --sleep is not given (None: the bench's default);
+- `body_file`: a file every request sends as its body (the requests are then POSTs of it, sent
+  natively by each load tool: bombardier --body-file, ab -p, wrk's wrk.body);
+- `pool_seconds`: for a request that fans out to a shared pool of threads, the thread-seconds it
+  keeps that pool busy; on a target whose pool is bounded (a platform pool of max_concurrent
+  threads) the ceiling is then also pool size ÷ pool_seconds (results.little_ceiling).
 Nothing in runner.py, results.py or report.py changes for a new scenario.
 """
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from ..errors import UsageError
+from .config import SleepSpec
 
 
 @dataclass(frozen=True)
@@ -31,6 +39,13 @@ class Scenario:
     service_time_s: Callable = None  # service_time_s(config, level) -> float | None
     targets: tuple | None = None
     uses_sleep: bool = False
+    default_sleep: SleepSpec | None = None
+    body_file: Path | None = None
+    pool_seconds: Callable = None    # pool_seconds(config, level) -> float | None
+
+    @property
+    def method(self):
+        return "POST" if self.body_file else "GET"
 
 
 SCENARIOS: dict[str, Scenario] = {}
@@ -73,4 +88,32 @@ register(Scenario(
     # A uniform draw from [min, max] averages to the middle.
     service_time_s=lambda config, level: level.sleep.mean_ms / 1000.0,
     uses_sleep=True,
+))
+
+
+FANOUT_TASKS = 10
+FANOUT_BODY = Path(__file__).resolve().parent / "fanout-body.json"
+
+
+def expected_longest_ms(sleep, tasks):
+    """Mean of the longest of `tasks` independent uniform draws from the sleep's range: a request
+    that waits for all its tasks takes that long. For n draws from [a, b] it is a + (b - a)·n/(n + 1)
+    (10 draws from 50-100 ms: 95.5 ms, not the 75 ms mean of one task)."""
+    return sleep.min_ms + (sleep.max_ms - sleep.min_ms) * tasks / (tasks + 1)
+
+
+register(Scenario(
+    name="fanout",
+    description=f"POST /api/fanout: a {FANOUT_BODY.stat().st_size}-byte JSON order is parsed, {FANOUT_TASKS} blocking "
+                "calls (sleeps drawn from --sleep, default 50-100 ms) run at once, the body is echoed back",
+    path=lambda config, level: (f"/api/fanout?tasks={FANOUT_TASKS}&minMs={level.sleep.min_ms}"
+                                f"&maxMs={level.sleep.max_ms}"),
+    # Little's law per request, not per task: a request holds its connection (and, on a pool, its
+    # worker) until the longest of its concurrent tasks ends.
+    service_time_s=lambda config, level: expected_longest_ms(level.sleep, FANOUT_TASKS) / 1000.0,
+    # Each task holds a pool thread for its own sleep: tasks x mean sleep per request.
+    pool_seconds=lambda config, level: FANOUT_TASKS * level.sleep.mean_ms / 1000.0,
+    uses_sleep=True,
+    default_sleep=SleepSpec(50, 100),
+    body_file=FANOUT_BODY,
 ))

@@ -39,10 +39,13 @@ def test_every_baseline_is_a_target_with_its_limit():
         "jdk-virtual": (None, True),
         "jdk-virtual-10000": (10000, True),
         "helidon": (None, True),
+        "vertx-virtual": (None, True),
+        "vertx-eventloop": (None, False),
     }
 
 
-@pytest.mark.parametrize("name, virtual", [("jdk-executor-10000", False), ("helidon", True)])
+@pytest.mark.parametrize("name, virtual", [("jdk-executor-10000", False), ("helidon", True), ("vertx-virtual", True),
+                                           ("vertx-eventloop", False)])
 def test_a_target_starts_answers_and_stops_without_leftovers(name, virtual):
     server = all_targets()[name].start(PORT, ["-Xmx256m"])
     try:
@@ -57,6 +60,24 @@ def test_a_target_starts_answers_and_stops_without_leftovers(name, virtual):
     finally:
         server.stop()
     assert server.process.poll() is not None
+    assert gone(server.pid)
+
+
+@pytest.mark.parametrize("name", ["jdk-virtual", "helidon", "vertx-virtual", "vertx-eventloop"])
+def test_baseline_targets_fan_out_the_bench_body(name):
+    from labkit.bench.scenarios import scenario
+    fanout = scenario("fanout")
+    server = all_targets()[name].start(PORT, ["-Xmx256m"])
+    try:
+        request = urllib.request.Request(server.base_url + "/api/fanout?tasks=10&minMs=50&maxMs=100",
+                                         data=fanout.body_file.read_bytes(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        status, body = get_json(request)
+        assert status == 200
+        assert body["body"] == json.loads(fanout.body_file.read_text())
+        assert len(body["timings"]) == 10 and all(50 <= t["sleptMs"] <= 100 for t in body["timings"])
+    finally:
+        server.stop()
     assert gone(server.pid)
     with socket.socket() as probe:
         assert probe.connect_ex(("127.0.0.1", PORT)) != 0, "something still listens"

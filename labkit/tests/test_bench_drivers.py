@@ -1,7 +1,10 @@
 """The drivers' parsers against outputs recorded from real runs (fixtures/drivers/, recorded by
 fixtures/record_driver_fixtures.py against Payara Micro and a killed server on 127.0.0.1)."""
+import http.server
 import json
 import re
+import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,7 @@ from labkit.bench.drivers import DRIVERS, DriverOutputError, LoadSpec, ToolMissi
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "drivers"
 TOOLS = ("bombardier", "ab", "wrk")
+BODY_TOOLS = TOOLS + ("vegeta",)
 
 
 def load_fixture(tool, case):
@@ -306,3 +310,68 @@ def test_vegeta_csv_rows_read_timestamp_status_latency_error_and_seq():
     line = ('1795376544062357016,200,30026461,0,0,,,,7,GET,http://127.0.0.1:19101/api/sleep?ms=10,'
             'Q29udGVudC1MZW5ndGg6IDY5DQo=')
     assert parse_csv([line]) == [(1795376544062357016, 200, 30026461, "", 7)]
+
+
+# -- a request body: every tool POSTs the file itself ---------------------------------------------
+class _RecordingHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    seen = []
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        type(self).seen.append(("POST", self.headers.get("Content-Type"), body))
+        self._answer()
+
+    def do_GET(self):
+        type(self).seen.append(("GET", self.headers.get("Content-Type"), b""))
+        self._answer()
+
+    def _answer(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "2")
+        # ab -k speaks HTTP/1.0: it reuses a connection only when the answer says keep-alive.
+        self.send_header("Connection", "keep-alive")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def recording_server():
+    _RecordingHandler.seen = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _RecordingHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("tool", BODY_TOOLS)
+def test_a_body_is_posted_by_the_tool_itself_with_its_content_type(tool, recording_server, tmp_path):
+    driver = DRIVERS[tool]
+    try:
+        executable = driver.find_executable()
+    except ToolMissing as missing:
+        pytest.skip(str(missing))
+    body = tmp_path / "body.json"
+    body.write_bytes('{"order":{"id":42,"note":"été"}}'.encode())
+    port = recording_server.server_address[1]
+    run = spec(url=f"http://127.0.0.1:{port}/api/fanout?tasks=2", concurrency=1, duration_s=1, timeout_s=2,
+               body_file=body, side_file_prefix=tmp_path / "run", expected_requests=1000)
+    output = subprocess.run(driver.command(run, executable), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, timeout=30, cwd=tmp_path).stdout
+    assert driver.parse(output, run, wall_s=1.0).ok > 0, output
+    seen = _RecordingHandler.seen
+    assert seen, output
+    assert all(request == ("POST", "application/json", body.read_bytes()) for request in seen), seen[:3]
+
+
+def test_without_a_body_the_commands_stay_gets():
+    assert "--method" not in DRIVERS["bombardier"].command(spec(), "bombardier")
+    assert "-p" not in DRIVERS["ab"].command(spec(), "ab")
+    script = DRIVERS["wrk"].command(spec(), "wrk")
+    assert script[script.index("--script") + 1].endswith("wrk-record.lua")

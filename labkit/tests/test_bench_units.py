@@ -15,7 +15,7 @@ from labkit.bench.results import derive, flags, little_ceiling, summarize, write
 from labkit.bench.runner import measured_resources, phase_at, steady_window
 from labkit.bench.sampler import (ProcessReading, Sample, process_running, read_process, summarize as summarize_samples,
                                   summarize_window)
-from labkit.bench.scenarios import scenario
+from labkit.bench.scenarios import expected_longest_ms, scenario
 from labkit.errors import UsageError
 
 TARGETS = {"platform-4000": SimpleNamespace(max_concurrent=4000), "virtual": SimpleNamespace(max_concurrent=None)}
@@ -166,6 +166,31 @@ def test_little_ceiling_uses_the_smaller_of_connections_and_pool():
     assert little_ceiling(1000, None, 0.1) == pytest.approx(10000)
     assert little_ceiling(1000, None, 0.1, rate=500) == 500
     assert little_ceiling(1000, None, None) is None
+
+
+def test_fanout_ceiling_is_per_request_and_a_platform_task_pool_caps_it():
+    fanout = scenario("fanout")
+    level = LoadLevel(1000, SleepSpec(50, 100))
+    # A request lasts as long as the longest of its ten tasks: 95.5 ms on average, not 75 ms.
+    assert expected_longest_ms(SleepSpec(50, 100), 10) == pytest.approx(95.45, abs=0.01)
+    assert expected_longest_ms(SleepSpec(80, 80), 10) == 80
+    service = fanout.service_time_s(None, level)
+    assert little_ceiling(1000, None, service) == pytest.approx(1000 / 0.09545, rel=1e-3)
+    # On a pool of 4000 platform threads each request takes 10 x 75 ms of thread time: at most 5333 req/s.
+    pool = (4000, fanout.pool_seconds(None, level))
+    assert little_ceiling(1000, 4000, service, task_pool=pool) == pytest.approx(4000 / 0.75)
+    assert little_ceiling(100, 4000, service, task_pool=pool) == pytest.approx(100 / 0.09545, rel=1e-3)
+
+
+def test_fanout_posts_its_body_with_its_own_sleep_unless_sleep_is_given():
+    fanout = scenario("fanout")
+    assert fanout.method == "POST" and fanout.body_file.is_file() and scenario("sleep").method == "GET"
+    own = BenchConfig.build(args(scenario="fanout"), TARGETS, DRIVERS, tuple(TARGETS), default_sleep=fanout.default_sleep)
+    assert own.levels[0].sleep == SleepSpec(50, 100)
+    assert fanout.path(own, own.levels[0]) == "/api/fanout?tasks=10&minMs=50&maxMs=100"
+    given = BenchConfig.build(args(scenario="fanout", sleep=SleepSpec(20, 20)), TARGETS, DRIVERS, tuple(TARGETS),
+                              default_sleep=fanout.default_sleep)
+    assert given.levels[0].sleep == SleepSpec(20, 20)
 
 
 def point(ok_rps=900.0, driver_cores=0.3, busy=1.0, other=0.0, errors=0, concurrency=100, **extra):
@@ -415,3 +440,82 @@ def test_report_and_charts_from_a_run_record(tmp_path):
     assert "| virtual | 100 | 100 | 925 [900–950] |" in report
     assert "client-bound 1/2" in report
     assert "![throughput](throughput.png)" in report
+
+
+# -- --heap ----------------------------------------------------------------------------------
+def test_heap_sizes_are_parsed_smallest_first_and_bad_ones_refused():
+    from labkit.bench.heaps import heap_list
+    assert heap_list("4g,512m, 1G,2g") == ("512m", "1g", "2g", "4g")
+    for bad in ("512", "1.5g", "1t", "32m", "1g,1024m", ""):
+        with pytest.raises(argparse.ArgumentTypeError):
+            heap_list(bad)
+
+
+def test_heap_and_a_heap_sizing_jvm_option_together_are_a_usage_error():
+    with pytest.raises(UsageError, match="drop -Xmx2g"):
+        build(heap=("512m", "1g"), jvm_opt=["-Xmx2g"])
+    assert build(heap=("512m",), jvm_opt=["-XX:+UseG1GC"]).heaps == ("512m",)
+
+
+def test_every_mode_runs_once_per_heap_as_a_series_of_its_own():
+    from labkit.bench.heaps import heap_options
+    config = build(heap=("512m", "1g"), repeats=1)
+    sessions = build_plan(config, scenario("sleep"))
+    assert [(s.mode, s.target, s.heap) for s in sessions] == [
+        ("platform-4000@512m", "platform-4000", "512m"), ("platform-4000@1g", "platform-4000", "1g"),
+        ("virtual@512m", "virtual", "512m"), ("virtual@1g", "virtual", "1g")]
+    assert sessions[1].points[0].mode == "platform-4000@1g" and sessions[1].points[0].target == "platform-4000"
+    assert heap_options("1g") == ["-Xms1g", "-Xmx1g"] and heap_options(None) == []
+    assert [(s.mode, s.target, s.heap) for s in build_plan(build(repeats=1), scenario("sleep"))] == [
+        ("platform-4000", "platform-4000", None), ("virtual", "virtual", None)]
+
+
+def heap_point(target, heap, ok_rps, repeat=1, rss=512.0):
+    record = point(ok_rps=ok_rps, repeat=repeat, mode=f"{target}@{heap}", target=target, heap=heap)
+    record["resources"]["server"]["rss_peak_mb"] = rss
+    record["derived"] = derive(record, None, 0.1)
+    return record
+
+
+def test_smallest_heap_that_holds_a_modes_throughput_within_five_percent():
+    from labkit.bench.heaps import smallest_holding_heaps
+    points = [heap_point("virtual", "512m", 800.0), heap_point("virtual", "512m", 820.0, repeat=2),
+              heap_point("virtual", "1g", 960.0), heap_point("virtual", "2g", 1000.0), heap_point("virtual", "4g", 990.0),
+              heap_point("platform-4000", "512m", 700.0), heap_point("platform-4000", "1g", 690.0)]
+    verdicts = {v["target"]: v for v in smallest_holding_heaps(points)}
+    assert verdicts["virtual"]["best_heap"] == "2g" and verdicts["virtual"]["best_rps"] == 1000.0
+    assert verdicts["virtual"]["heaps"]["512m"] == 810.0  # the median of its repeats
+    assert verdicts["virtual"]["smallest_holding_heap"] == "1g"  # 960 >= 95 % of 1000; 810 is not
+    assert verdicts["platform-4000"]["smallest_holding_heap"] == "512m"
+
+
+def test_report_gives_per_cpu_and_per_gb_figures_per_heap_and_the_smallest_holding_heap(tmp_path):
+    from labkit.bench.report import write_report
+    points = [dict(p, id=f"p{i}", index=i) for i, p in enumerate(
+        [heap_point("virtual", "512m", 800.0, rss=700.0), heap_point("virtual", "1g", 980.0, rss=1200.0),
+         heap_point("virtual", "2g", 1000.0, rss=2100.0)], 1)]
+    config = build(heap=("512m", "1g", "2g"), repeats=1).to_dict()
+    run = {"state": "complete", "planned_points": 3, "started": "t0", "finished": "t1", "wall_s": 60,
+           "config": config, "env": ENV, "points": points, "summary": summarize(points)}
+    write_report(tmp_path / "report.md", run)
+    report = (tmp_path / "report.md").read_text()
+    assert "## Heap sizes: 512m, 1g, 2g" in report
+    # 980 req/s from 9800 answers in 5 CPU-s; 980 / (1200/1024 GB) per GB of peak RSS.
+    assert "| virtual | 100 | 100 | 512m | 800 | 1,600 | 1,170 | 700 | – | no |" in report
+    assert "| virtual | 100 | 100 | 1g | 980 | 1,960 | 836 | 1,200 | – | yes |" in report
+    assert "**virtual** c=100: best 1,000 req/s at 2g; the smallest heap within 5 % of it: **1g**." in report
+
+
+def test_only_platform_targets_with_a_bounded_pool_share_a_task_pool():
+    from labkit.bench.runner import BenchRunner
+    runner = object.__new__(BenchRunner)  # only _task_pool is used: no plan, no servers
+    runner.config, runner.scenario = build(), scenario("fanout")
+    level = LoadLevel(1000, SleepSpec(50, 100))
+    platform = SimpleNamespace(virtual=False, max_concurrent=4000)
+    assert runner._task_pool(platform, level) == {"threads": 4000, "seconds_per_request": pytest.approx(0.75)}
+    for unshared in (SimpleNamespace(virtual=True, max_concurrent=4000),      # virtual-4000: a virtual thread per task
+                     SimpleNamespace(virtual=False, max_concurrent=None),     # thread per request, event loop
+                     SimpleNamespace(virtual=None, max_concurrent=4000)):     # unknown kind: no claim
+        assert runner._task_pool(unshared, level) is None
+    runner.scenario = scenario("sleep")
+    assert runner._task_pool(platform, level) is None

@@ -9,6 +9,7 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,15 @@ final class LabClient {
     Answer get(String pathAndQuery) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(Duration.ofSeconds(60)).GET().build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Answer(response.statusCode(), Json.createReader(new StringReader(response.body())).readObject());
+    }
+
+    /** A POST with a JSON body (sent as application/json, UTF-8). */
+    Answer post(String pathAndQuery, String jsonBody) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8)).build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         return new Answer(response.statusCode(), Json.createReader(new StringReader(response.body())).readObject());
     }
 

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import java.io.StringReader;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +37,8 @@ class ThreadModeIT {
     private static final Pattern VIRTUAL_WORKER = Pattern.compile("http-thread-pool::" + Pattern.quote(LISTENER) + "-virtual-\\d+");
     /** Payara Micro's default http-thread-pool size: a mode whose config did not apply is stuck at it. */
     private static final int MICRO_DEFAULT_POOL = 200;
+    private static final Pattern FANOUT_VIRTUAL_TASK = Pattern.compile("fanout-virtual-\\d+");
+    private static final Pattern FANOUT_PLATFORM_TASK = Pattern.compile("fanout-platform-\\d+");
 
     private final ModeUnderTest mode = ModeUnderTest.current();
 
@@ -105,6 +109,7 @@ class ThreadModeIT {
     void boundedPoolRunsAtMostItsBoundAndQueuesTheRest() throws Exception {
         assumeTrue(mode == ModeUnderTest.VIRTUAL_BOUNDED_TEST, "needs the tiny test bound");
         LabClient client = new LabClient(base);
+        awaitIdlePool(client);
         List<LabClient.Outcome> outcomes = client.burstOfSleeps(2 * mode.maxConcurrent, 2000);
 
         assertEquals(2 * mode.maxConcurrent, LabClient.okCount(outcomes), "all succeed: " + failures(outcomes));
@@ -123,6 +128,7 @@ class ThreadModeIT {
     void boundedPoolRejectsBeyondItsQueueAndStaysHealthy() throws Exception {
         assumeTrue(mode == ModeUnderTest.VIRTUAL_BOUNDED_TEST, "needs the tiny test bound and queue");
         LabClient client = new LabClient(base);
+        awaitIdlePool(client);
         long rejectedBefore = pool(client).getJsonNumber("rejected").longValue();
         int capacity = mode.maxConcurrent + mode.maxWaiting;
 
@@ -134,6 +140,42 @@ class ThreadModeIT {
         long rejected = pool(client).getJsonNumber("rejected").longValue() - rejectedBefore;
         assertTrue(rejected >= outcomes.size() - ok, "pool counted " + rejected + " rejections for " + (outcomes.size() - ok) + " failures");
         assertEquals(200, client.get("api/sleep?ms=1").status(), "server still serves after rejecting");
+    }
+
+    /**
+     * Ten one-second blocking calls in one request all run at the same moment (each started before
+     * any ended, by the server's own clock), on the mode's thread kind: a virtual thread per task in
+     * virtual modes, the platform pool as large as the HTTP pool in platform modes.
+     */
+    @Test
+    void fanoutRunsItsTasksConcurrentlyOnTheThreadKindOfTheMode() throws Exception {
+        int tasks = 10;
+        int sleepMs = 1000;
+        String body = "{\"order\":{\"id\":42,\"lines\":[{\"sku\":\"A-1\",\"qty\":2,\"price\":9.5}]},\"note\":\"\u00e9t\u00e9\",\"rush\":true}";
+        LabClient.Answer answer = new LabClient(base).post(
+                "api/fanout?tasks=" + tasks + "&minMs=" + sleepMs + "&maxMs=" + sleepMs, body);
+
+        assertEquals(200, answer.status(), answer.json().toString());
+        JsonObject json = answer.json();
+        assertEquals(Json.createReader(new StringReader(body)).readObject(), json.getJsonObject("body"), "body echoed");
+        assertEquals(mode.virtual, json.getBoolean("virtual"), "request thread " + json.getString("thread"));
+        assertEquals(mode.virtual ? "virtual-thread-per-task" : "platform-pool-" + mode.maxConcurrent, json.getString("executor"));
+        JsonArray timings = json.getJsonArray("timings");
+        assertEquals(tasks, timings.size());
+        double lastStart = 0;
+        double firstEnd = Double.MAX_VALUE;
+        for (JsonObject timing : timings.getValuesAs(JsonObject.class)) {
+            assertEquals(sleepMs, timing.getInt("sleptMs"));
+            assertEquals(mode.virtual, timing.getBoolean("virtual"), "task thread " + timing.getString("thread"));
+            Pattern expected = mode.virtual ? FANOUT_VIRTUAL_TASK : FANOUT_PLATFORM_TASK;
+            assertTrue(expected.matcher(timing.getString("thread")).matches(), timing.getString("thread"));
+            lastStart = Math.max(lastStart, timing.getJsonNumber("startMs").doubleValue());
+            firstEnd = Math.min(firstEnd, timing.getJsonNumber("endMs").doubleValue());
+        }
+        assertTrue(lastStart < firstEnd, "all tasks running at once: the last started at " + lastStart
+                + " ms, the first ended at " + firstEnd + " ms");
+        // One after another would take 10 s; at once, one sleep plus scheduling.
+        assertTrue(json.getJsonNumber("elapsedMs").doubleValue() < tasks * sleepMs / 2.0, "elapsed " + json.get("elapsedMs"));
     }
 
     /** Every bad input gets 400 with a JSON message naming the parameter. */
@@ -167,6 +209,29 @@ class ThreadModeIT {
         for (String[] c : cases) {
             checks.add(expect400.apply(c));
         }
+        Function<String[], Executable> expectPost400 = c -> () -> {
+            LabClient.Answer answer = client.post(c[0], c[1]);
+            assertEquals(400, answer.status(), c[0] + " " + c[1] + " -> " + answer.json());
+            assertEquals(c[2], answer.json().getString("parameter"), c[0] + " -> " + answer.json());
+            assertTrue(answer.json().getString("error").contains(c[2]), "message names " + c[2] + ": " + answer.json());
+        };
+        String[][] fanoutCases = {
+                {"api/fanout?tasks=0", "{}", "tasks"},
+                {"api/fanout?tasks=101", "{}", "tasks"},
+                {"api/fanout?tasks=ten", "{}", "tasks"},
+                {"api/fanout?minMs=-1", "{}", "minMs"},
+                {"api/fanout?maxMs=" + (sleepCap + 1), "{}", "maxMs"},
+                {"api/fanout?minMs=90&maxMs=10", "{}", "minMs"},
+                {"api/fanout", "{\"order\":", "body"},
+                {"api/fanout", "{\"a\":1} trailing", "body"},
+                {"api/fanout", "[1,2]", "body"},
+                {"api/fanout", "42", "body"},
+                {"api/fanout", "", "body"},
+                {"api/fanout", "{\"pad\":\"" + "x".repeat(9000) + "\"}", "body"},
+        };
+        for (String[] c : fanoutCases) {
+            checks.add(expectPost400.apply(c));
+        }
         // The cap is a setting: this container lowers it to 5000 with -Dloomlab.sleep.maxMs.
         checks.add(() -> assertEquals("0.." + sleepCap, client.get("api/sleep?ms=" + (sleepCap + 1)).json().getString("allowed")));
         assertAll(checks);
@@ -182,6 +247,21 @@ class ThreadModeIT {
         JsonObject work = client.get("api/work?kind=hash&rounds=1000").json();
         assertEquals(mode.virtual, work.getBoolean("virtual"));
         assertEquals(64, work.getString("digest").length());
+    }
+
+    /**
+     * Bound + queue is exactly what the bounded tests send: a request of an earlier test whose thread
+     * still holds its slot after its answer went out would turn one of them away. Waits (at most
+     * 30 s) until the pool runs nothing but this info request.
+     */
+    private static void awaitIdlePool(LabClient client) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        JsonObject pool = pool(client);
+        while ((pool.getInt("active") > 1 || pool.getInt("waiting") > 0) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            pool = pool(client);
+        }
+        assertTrue(pool.getInt("active") <= 1 && pool.getInt("waiting") == 0, "pool never became idle: " + pool);
     }
 
     private static JsonObject pool(LabClient client) throws Exception {

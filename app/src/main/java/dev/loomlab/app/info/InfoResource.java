@@ -1,5 +1,8 @@
 package dev.loomlab.app.info;
 
+import dev.loomlab.app.fanout.FanoutBody;
+import dev.loomlab.app.fanout.FanoutExecutors;
+import dev.loomlab.app.fanout.FanoutRequest;
 import dev.loomlab.app.sleep.SleepGauge;
 import dev.loomlab.app.sleep.SleepRequest;
 import jakarta.inject.Inject;
@@ -26,6 +29,9 @@ public class InfoResource {
 
     @Inject
     SleepGauge sleepGauge;
+
+    @Inject
+    FanoutExecutors fanoutExecutors;
 
     private static final String POOL_QUERY = "dev.loomlab:type=VirtualThreadPool,*";
     private static final String[] POOL_ATTRIBUTES = {"PoolName", "Variant", "MaxConcurrent", "MaxWaiting", "Started",
@@ -59,7 +65,12 @@ public class InfoResource {
                         .add("peak", sleepGauge.peak()))
                 .add("limits", JsonBuilders.object()
                         .add("sleepMaxMs", Integer.getInteger(SleepRequest.MAX_MS_PROPERTY, 60_000))
-                        .add("sleepMaxDepth", Integer.getInteger(SleepRequest.MAX_DEPTH_PROPERTY, 2_000)))
+                        .add("sleepMaxDepth", Integer.getInteger(SleepRequest.MAX_DEPTH_PROPERTY, 2_000))
+                        .add("fanoutMaxTasks", Integer.getInteger(FanoutRequest.MAX_TASKS_PROPERTY, FanoutRequest.DEFAULT_MAX_TASKS))
+                        .add("fanoutMaxBodyBytes", Integer.getInteger(FanoutBody.MAX_BYTES_PROPERTY, FanoutBody.DEFAULT_MAX_BYTES)))
+                // The pool that platform requests' fan-out tasks share (virtual requests use a virtual thread per task).
+                .add("fanout", JsonBuilders.object()
+                        .add("platformThreads", fanoutExecutors.platformThreads()))
                 .add("virtualPools", virtualPools())
                 .build();
     }

@@ -17,7 +17,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The lab endpoints on Helidon SE 4's WebServer, which runs every request on a new virtual thread
- * of its own: the same {@link LabApi} as the JDK servers, so only the server differs.
+ * of its own: the same {@link LabApi} as the JDK servers (fan-out tasks on a virtual thread each),
+ * so only the server differs.
  * <pre>java -Dport=8080 -jar baselines-helidon/target/baselines-helidon.jar</pre>
  * ({@code -Dhost}, {@code -Dport}, {@code -Dbacklog} as for the JDK servers.)
  */
@@ -43,11 +44,13 @@ public final class HelidonServer {
     }
 
     private static void answer(LabApi api, ServerRequest request, ServerResponse response) {
-        ApiResponse answer = api.handle(request.prologue().method().text(), request.path().rawPath(), request.query().rawValue());
+        String path = request.path().rawPath();
+        ApiResponse answer = api.handle(request.prologue().method().text(), path, request.query().rawValue(),
+                request.content().hasEntity() ? request.content().inputStream() : null);
         response.status(answer.status());
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         if (answer.status() == 405) {
-            response.header(HeaderNames.ALLOW, "GET");
+            response.header(HeaderNames.ALLOW, LabApi.allowedMethod(path));
         }
         response.send(answer.json().getBytes(StandardCharsets.UTF_8));
     }

@@ -39,8 +39,13 @@ class HelidonServerTest {
     }
 
     private static Answer send(String method, String pathAndQuery) throws Exception {
+        return send(method, pathAndQuery, null);
+    }
+
+    private static Answer send(String method, String pathAndQuery, String body) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + pathAndQuery))
-                .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(20)).build();
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(20)).build();
         HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
         return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
                 Json.createReader(new StringReader(response.body())).readObject());
@@ -77,5 +82,26 @@ class HelidonServerTest {
         assertEquals("helidon", info.getJsonObject("server").getString("name"));
         assertTrue(info.getJsonObject("server").isNull("maxConcurrent"));
         assertTrue(info.getJsonObject("request").getBoolean("virtual"));
+    }
+
+    @Test
+    void fanoutSleepsItsTasksAtOnceOnVirtualThreadsAndEchoesTheBody() throws Exception {
+        String body = "{\"order\":{\"id\":42},\"lines\":[1,2,3]}";
+        Answer answer = send("POST", "/api/fanout?tasks=10&minMs=500&maxMs=500", body);
+        assertEquals(200, answer.status(), answer.json().toString());
+        assertEquals(Json.createReader(new StringReader(body)).readObject(), answer.json().getJsonObject("body"));
+        assertEquals("virtual-thread-per-task", answer.json().getString("executor"));
+        double lastStart = 0;
+        double firstEnd = Double.MAX_VALUE;
+        for (JsonObject t : answer.json().getJsonArray("timings").getValuesAs(JsonObject.class)) {
+            assertTrue(t.getBoolean("virtual"), t.toString());
+            lastStart = Math.max(lastStart, t.getJsonNumber("startMs").doubleValue());
+            firstEnd = Math.min(firstEnd, t.getJsonNumber("endMs").doubleValue());
+        }
+        assertTrue(lastStart < firstEnd, "all ten at once: last start " + lastStart + ", first end " + firstEnd);
+        Answer bad = send("POST", "/api/fanout", "{\"order\":");
+        assertEquals(400, bad.status());
+        assertEquals("body", bad.json().getString("parameter"));
+        assertEquals(405, send("GET", "/api/fanout").status());
     }
 }

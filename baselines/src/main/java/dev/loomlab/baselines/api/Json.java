@@ -32,6 +32,27 @@ public final class Json {
         return this;
     }
 
+    public Json add(String name, double value) {
+        field(name).out.append(value);
+        return this;
+    }
+
+    /** Text that is already JSON (checked by the caller), written as it is. */
+    public Json addRaw(String name, String json) {
+        field(name).out.append(json);
+        return this;
+    }
+
+    /** An array of objects. */
+    public Json add(String name, java.util.List<Json> items) {
+        field(name).out.append('[');
+        for (int i = 0; i < items.size(); i++) {
+            out.append(i == 0 ? "" : ",").append(items.get(i));
+        }
+        out.append(']');
+        return this;
+    }
+
     /** A number, or {@code null} for "no limit". */
     public Json addNullable(String name, Integer value) {
         field(name).out.append(value == null ? "null" : value.toString());

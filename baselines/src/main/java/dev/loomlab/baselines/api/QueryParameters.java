@@ -64,6 +64,14 @@ public final class QueryParameters {
         return (int) value;
     }
 
+    /** Refuses a range whose low end lies above its high end, naming the low end's parameter (as the WAR). */
+    public static void requireOrdered(String lowName, int low, String highName, int high) {
+        if (low > high) {
+            throw new BadParameterException(lowName, "0.." + high + " (at most " + highName + ")",
+                    lowName + " (" + low + ") must not exceed " + highName + " (" + high + ")");
+        }
+    }
+
     /** A system-property cap, so operators can widen a limit without a rebuild. */
     public static int cap(String property, int fallback) {
         return Math.max(0, Integer.getInteger(property, fallback));

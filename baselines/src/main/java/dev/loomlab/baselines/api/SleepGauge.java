@@ -6,24 +6,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  * How many requests sleep right now, and the most that ever slept at once (as the WAR's gauge):
  * the server's own count of how many requests it really runs concurrently.
  */
-final class SleepGauge {
+public final class SleepGauge {
 
     private final AtomicInteger sleeping = new AtomicInteger();
     private final AtomicInteger peak = new AtomicInteger();
 
-    void enter() {
+    public void enter() {
         peak.accumulateAndGet(sleeping.incrementAndGet(), Math::max);
     }
 
-    void leave() {
+    public void leave() {
         sleeping.decrementAndGet();
     }
 
-    int sleeping() {
+    public int sleeping() {
         return sleeping.get();
     }
 
-    int peak() {
+    public int peak() {
         return peak.get();
     }
 }

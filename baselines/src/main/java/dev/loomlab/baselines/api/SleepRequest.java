@@ -33,10 +33,7 @@ public record SleepRequest(int minMs, int maxMs, int depth) {
         }
         int low = QueryParameters.intInRange("min", min, 0, maxMs);
         int high = QueryParameters.intInRange("max", max, 0, maxMs);
-        if (low > high) {
-            throw new BadParameterException("min", "0.." + high + " (at most max)",
-                    "min (" + low + ") must not exceed max (" + high + ")");
-        }
+        QueryParameters.requireOrdered("min", low, "max", high);
         return new SleepRequest(low, high, frames);
     }
 

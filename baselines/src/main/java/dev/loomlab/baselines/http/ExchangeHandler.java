@@ -22,11 +22,12 @@ final class ExchangeHandler implements HttpHandler {
     public void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             URI uri = exchange.getRequestURI();
-            ApiResponse response = api.handle(exchange.getRequestMethod(), uri.getRawPath(), uri.getRawQuery());
+            ApiResponse response = api.handle(exchange.getRequestMethod(), uri.getRawPath(), uri.getRawQuery(),
+                    exchange.getRequestBody());
             byte[] body = response.json().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             if (response.status() == 405) {
-                exchange.getResponseHeaders().set("Allow", "GET");
+                exchange.getResponseHeaders().set("Allow", LabApi.allowedMethod(uri.getRawPath()));
             }
             exchange.sendResponseHeaders(response.status(), body.length);
             try (OutputStream out = exchange.getResponseBody()) {

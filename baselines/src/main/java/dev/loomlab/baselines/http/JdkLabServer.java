@@ -1,6 +1,7 @@
 package dev.loomlab.baselines.http;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.loomlab.baselines.api.FanoutTasks;
 import dev.loomlab.baselines.api.LabApi;
 import dev.loomlab.baselines.api.ServerDescription;
 import java.io.IOException;
@@ -14,11 +15,13 @@ public final class JdkLabServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final ServerDescription description;
+    private final FanoutTasks fanoutTasks;
 
-    private JdkLabServer(HttpServer server, ExecutorService executor, ServerDescription description) {
+    private JdkLabServer(HttpServer server, ExecutorService executor, ServerDescription description, FanoutTasks fanoutTasks) {
         this.server = server;
         this.executor = executor;
         this.description = description;
+        this.fanoutTasks = fanoutTasks;
     }
 
     public static JdkLabServer start(JdkServerKind kind, ServerSettings settings) throws IOException {
@@ -26,10 +29,11 @@ public final class JdkLabServer implements AutoCloseable {
         ServerDescription description = kind.describe(settings.threads());
         HttpServer server = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), settings.backlog());
         ExecutorService executor = kind.executor(settings.threads());
-        server.createContext("/", new ExchangeHandler(new LabApi(description)));
+        FanoutTasks fanoutTasks = kind.fanoutTasks(settings.threads());
+        server.createContext("/", new ExchangeHandler(new LabApi(description, fanoutTasks)));
         server.setExecutor(executor);
         server.start();
-        return new JdkLabServer(server, executor, description);
+        return new JdkLabServer(server, executor, description, fanoutTasks);
     }
 
     /**
@@ -61,6 +65,7 @@ public final class JdkLabServer implements AutoCloseable {
     public void close() {
         server.stop(0);
         executor.shutdownNow();
+        fanoutTasks.close();
         try {
             executor.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package dev.loomlab.baselines.http;
 
+import dev.loomlab.baselines.api.FanoutTasks;
 import dev.loomlab.baselines.api.ServerDescription;
 import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
@@ -19,6 +20,11 @@ public enum JdkServerKind {
         }
 
         @Override
+        public FanoutTasks fanoutTasks(int threads) {
+            return FanoutTasks.platformPerTask();
+        }
+
+        @Override
         public ServerDescription describe(int threads) {
             return new ServerDescription("jdk-thread-per-request", "JDK HttpServer: " + description, null);
         }
@@ -29,6 +35,11 @@ public enum JdkServerKind {
         public ExecutorService executor(int threads) {
             // Threads are created on demand up to N, as the classic lab's executor did; the queue is unbounded.
             return Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("pool-platform-", 1).factory());
+        }
+
+        @Override
+        public FanoutTasks fanoutTasks(int threads) {
+            return FanoutTasks.platformPool(threads);
         }
 
         @Override
@@ -44,6 +55,11 @@ public enum JdkServerKind {
         }
 
         @Override
+        public FanoutTasks fanoutTasks(int threads) {
+            return FanoutTasks.virtualPerTask();
+        }
+
+        @Override
         public ServerDescription describe(int threads) {
             return new ServerDescription("jdk-virtual", "JDK HttpServer: " + description, null);
         }
@@ -53,6 +69,11 @@ public enum JdkServerKind {
         @Override
         public ExecutorService executor(int threads) {
             return new BoundedVirtualExecutor(threads, Thread.ofVirtual().name("bounded-virtual-", 1).factory());
+        }
+
+        @Override
+        public FanoutTasks fanoutTasks(int threads) {
+            return FanoutTasks.virtualPerTask();
         }
 
         @Override
@@ -74,6 +95,9 @@ public enum JdkServerKind {
     public abstract ExecutorService executor(int threads);
 
     public abstract ServerDescription describe(int threads);
+
+    /** Where the fan-out's tasks run: the same kind of thread as the requests, with the same limit. */
+    public abstract FanoutTasks fanoutTasks(int threads);
 
     public String cliName() {
         return cliName;

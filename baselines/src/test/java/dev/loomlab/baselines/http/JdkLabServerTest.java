@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.loomlab.baselines.http.LabClient.Answer;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
@@ -127,6 +130,62 @@ class JdkLabServerTest {
             assertEquals(1, client.get("/api/info").json().getJsonObject("sleeping").getInt("peak"));
             // So three 150 ms sleeps cannot finish sooner than 450 ms (a floor, not a speed goal).
             assertTrue(elapsedMs >= 450, "three sleeps overlapped under a limit of 1: " + elapsedMs + " ms");
+        }
+    }
+
+    /** The fan-out's tasks all sleep at once, on the thread kind of the server's requests, and the body comes back. */
+    @ParameterizedTest
+    @EnumSource(JdkServerKind.class)
+    void fanoutRunsItsTasksAtOnceOnTheRequestsThreadKind(JdkServerKind kind) throws IOException {
+        String body = "{\"order\":{\"id\":42,\"lines\":[{\"sku\":\"A-1\",\"qty\":2,\"price\":9.5e0}]},\"note\":\"\u00e9t\u00e9 \\\"q\\\"\"}";
+        try (JdkLabServer server = start(kind, 4)) {
+            Answer answer = new LabClient(server.baseUrl()).post("/api/fanout?tasks=10&minMs=500&maxMs=500", body);
+            assertEquals(200, answer.status(), answer.json().toString());
+            assertEquals(Json.createReader(new StringReader(body)).readObject(), answer.json().getJsonObject("body"));
+            String expectedExecutor = switch (kind) {
+                case THREAD_PER_REQUEST -> "platform-thread-per-task";
+                case EXECUTOR -> "platform-pool-4";
+                case VIRTUAL, VIRTUAL_BOUNDED -> "virtual-thread-per-task";
+            };
+            assertEquals(expectedExecutor, answer.json().getString("executor"));
+            double lastStart = 0;
+            double firstEnd = Double.MAX_VALUE;
+            Set<String> threads = new HashSet<>();
+            for (JsonObject t : answer.json().getJsonArray("timings").getValuesAs(JsonObject.class)) {
+                assertEquals(isVirtual(kind), t.getBoolean("virtual"), t.toString());
+                threads.add(t.getString("thread"));
+                lastStart = Math.max(lastStart, t.getJsonNumber("startMs").doubleValue());
+                firstEnd = Math.min(firstEnd, t.getJsonNumber("endMs").doubleValue());
+            }
+            if (kind == JdkServerKind.EXECUTOR) {
+                // A pool of 4: the ten tasks take three rounds, never more than 4 threads.
+                assertTrue(threads.size() <= 4, threads.toString());
+                assertTrue(answer.json().getJsonNumber("elapsedMs").doubleValue() >= 1500, answer.json().toString());
+            } else {
+                assertEquals(10, threads.size(), threads.toString());
+                assertTrue(lastStart < firstEnd, "all ten at once: last start " + lastStart + ", first end " + firstEnd);
+            }
+        }
+    }
+
+    @Test
+    void fanoutRefusesBadQueriesAndBodiesWithTheWarsJson() throws IOException {
+        String[][] cases = {
+                {"/api/fanout?tasks=0", "{}", "tasks"}, {"/api/fanout?tasks=x", "{}", "tasks"},
+                {"/api/fanout?maxMs=60001", "{}", "maxMs"}, {"/api/fanout?minMs=90&maxMs=10", "{}", "minMs"},
+                {"/api/fanout", "{\"a\":", "body"}, {"/api/fanout", "{\"a\":1} x", "body"},
+                {"/api/fanout", "[1]", "body"}, {"/api/fanout", "", "body"},
+                {"/api/fanout", "{\"pad\":\"" + "x".repeat(9000) + "\"}", "body"},
+        };
+        try (JdkLabServer server = start(JdkServerKind.VIRTUAL, 1)) {
+            LabClient client = new LabClient(server.baseUrl());
+            for (String[] c : cases) {
+                Answer answer = client.post(c[0], c[1]);
+                assertEquals(400, answer.status(), c[0] + " " + answer.json());
+                assertEquals(c[2], answer.json().getString("parameter"), c[0] + " " + answer.json());
+                assertTrue(answer.json().getString("error").contains(c[2]), answer.json().toString());
+            }
+            assertEquals(405, client.get("/api/fanout").status());
         }
     }
 }

@@ -33,6 +33,12 @@ public final class LabClient {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + pathAndQuery)).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
+    /** A POST with a JSON body. */
+    public Answer post(String pathAndQuery, String json) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + pathAndQuery)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json, java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
     private Answer send(HttpRequest.Builder request) {
         try {
             HttpResponse<String> response = client.send(request.timeout(Duration.ofSeconds(20)).build(),
