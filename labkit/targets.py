@@ -50,7 +50,7 @@ def _start_payara(mode):
 
 
 # Modules that register more targets when imported (e.g. the plain-JDK baselines).
-EXTRA_TARGET_MODULES = ("labkit.baselines", "labkit.payara_server", "labkit.cargotracker")
+EXTRA_TARGET_MODULES = ("labkit.baselines", "labkit.payara_server", "labkit.glassfish", "labkit.cargotracker")
 
 
 def _load_all():
