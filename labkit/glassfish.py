@@ -40,8 +40,10 @@ class GlassFish(AppServer):
     RUN_PREFIX = "glassfish-"
 
     def product_settings(self):
-        # As on Payara Micro: no JMS broker (GlassFish has no data grid to turn off).
-        return ["set configs.config.server-config.jms-service.type=DISABLED"]
+        # As on Payara Micro, no JMS broker. GlassFish's JMS service cannot be DISABLED (only
+        # LOCAL, EMBEDDED, REMOTE), and EMBEDDED binds a lazy-start proxy on every address at
+        # port base + 7676; REMOTE starts nothing (no remote broker is ever used by the lab's WARs).
+        return ["set configs.config.server-config.jms-service.type=REMOTE"]
 
 
 SERVER = GlassFish
