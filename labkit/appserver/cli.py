@@ -125,8 +125,12 @@ def prepare_main(cls, prog, argv=None):
         server.prepare()
         log(f"domain {server.domain.name} holds {args.mode}; console port {server.ports.admin}")
         if args.properties:
+            # The ports too: GlassFish's managed container writes its own into domain.xml at each start
+            # (8080 and 8181 unless told).
             properties = {"loomlab.server.home": str(server.distribution.root),
                           "loomlab.server.adminPort": str(server.ports.admin),
+                          "loomlab.server.httpPort": str(server.ports.http),
+                          "loomlab.server.httpsPort": str(server.ports.https),
                           "loomlab.server.adminPassword": server.admin_password}
             write_secret(args.properties, "".join(f"{k}={_properties_escape(v)}\n" for k, v in properties.items()))
     except LabError as e:
