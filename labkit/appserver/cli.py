@@ -31,7 +31,7 @@ def add_run_arguments(parser):
                         help="payara-server, glassfish: address of the admin console (default 127.0.0.1, loopback only)")
 
 
-def run(args, port, war=None, ready_path="/api/sleep?ms=100"):
+def run(args, port):
     """`./lab run MODE --server KIND`: the domain in MODE, in the foreground until Ctrl-C."""
     from ..build import ensure_built
     from ..modes import payara_mode
@@ -43,9 +43,8 @@ def run(args, port, war=None, ready_path="/api/sleep?ms=100"):
         # leaves it off: the console would listen on that address but refuse every login.
         raise UsageError(f"--console-host {args.console_host}: the lab runs the admin console without secure "
                          f"admin, which {cls.PRODUCT} allows from loopback only; use 127.0.0.1 (e.g. with ssh -L)")
-    extra = {"war": war} if war else {}
     server = cls(mode, port=port, host=args.host, jvm_options=args.jvm_opt,
-                 admin_password_file=args.admin_password_file, console_host=args.console_host, **extra)
+                 admin_password_file=args.admin_password_file, console_host=args.console_host)
     server._check_ports()  # before a build or a download, so a busy port fails fast
     ensure_built(rebuild=args.rebuild)
     print(f"mode {mode.name} on {cls.PRODUCT} {server.distribution.version}: {mode.description}")
@@ -53,7 +52,7 @@ def run(args, port, war=None, ready_path="/api/sleep?ms=100"):
     with server:
         info = server.info()
         print(f"log: {server.log_path}")
-        print(f"ready: {server.base_url}{ready_path}  (pid {info['pid']}, Java {info['java']['version']}, "
+        print(f"ready: {server.base_url}/api/sleep?ms=100  (pid {info['pid']}, Java {info['java']['version']}, "
               f"request thread: {info['request']['thread']}, virtual={info['request']['virtual']})")
         print(f"admin console: {server.console_url}  (user {ADMIN_USER}, password: "
               f"{args.admin_password_file or server.domain.password_file})")
