@@ -1,5 +1,6 @@
 """Builds what is missing with Maven, using the JDK 21+ that jdk.py finds."""
 import subprocess
+import xml.etree.ElementTree as ET
 
 from . import ROOT
 from .errors import LabError
@@ -36,3 +37,12 @@ def ensure_built(artifacts=(WAR, VIRTUAL_POOL_JAR, PAYARA_MICRO_JAR), rebuild=Fa
     still_missing = [a for a in artifacts if not a.exists()]
     if still_missing:
         raise LabError("the build did not produce " + ", ".join(str(m) for m in still_missing))
+
+
+def pom_property(name):
+    """A <properties> value of the root pom: versions are kept there once, for Maven and the lab."""
+    pom = ET.parse(ROOT / "pom.xml").getroot()
+    value = pom.findtext(f"m:properties/m:{name}", namespaces={"m": "http://maven.apache.org/POM/4.0.0"})
+    if not value:
+        raise LabError(f"pom.xml has no <{name}> property")
+    return value.strip()

@@ -1,8 +1,10 @@
 #!/bin/bash
-# Payara Server in the image's thread mode, with the admin password of a Docker secret.
-# First start: creates the domain with that password, applies domain-config/<mode> (Micro names
-# translated), the lab's settings and the WAR, turns secure admin on. Then runs the server in the
-# foreground. Refuses to start without a secret, or with an empty or well-known password.
+# Payara Server or GlassFish (docker/server/, docker/glassfish/) in the image's thread mode, with the
+# admin password of a Docker secret. First start: creates the domain with that password, applies
+# domain-config/<mode> (Micro names translated), the lab's settings, the product's own settings
+# (product-settings.asadmin, as labkit's product_settings()) and the WAR, turns secure admin on.
+# Then runs the server in the foreground. Refuses to start without a secret, or with an empty or
+# well-known password.
 set -euo pipefail
 
 secret=${ADMIN_PASSWORD_FILE:-/run/secrets/payara_admin_password}
@@ -21,7 +23,8 @@ if (( ${#password} < 8 )); then
   exit 64
 fi
 
-payara=${PAYARA_DIR:?PAYARA_DIR is not set (not the payara/server-full image?)}
+# SERVER_DIR: the distribution's top folder (docker/glassfish/Dockerfile sets it); the Payara image sets PAYARA_DIR.
+payara=${SERVER_DIR:-${PAYARA_DIR:?neither SERVER_DIR nor PAYARA_DIR is set (not a LoomLab server image?)}}
 asadmin=$payara/bin/asadmin
 domain=${DOMAIN_NAME:-loomlab}
 lab=/opt/loomlab
@@ -42,10 +45,9 @@ if [[ ! -d $payara/glassfish/domains/$domain ]]; then
   {
     sed -E -f "$lab/micro-to-server.sed" "$lab/pre-boot-commands.asadmin" | grep -v -E '^[[:space:]]*(#|$)'
     # As ./lab does: one app listener (each listener builds its own pool: the TLS one would double
-    # a bounded mode's bound), no Hazelcast (Micro runs --nocluster), no JMS broker, no 512 MB heap cap.
+    # a bounded mode's bound), the product's own settings (no data grid, no JMS broker), no 512 MB heap cap.
     echo "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener-2.enabled=false"
-    echo "set-hazelcast-configuration --enabled=false --dynamic=false"
-    echo "set configs.config.server-config.jms-service.type=DISABLED"
+    grep -v -E '^[[:space:]]*(#|$)' "$lab/product-settings.asadmin"
     echo 'delete-jvm-options -Xmx512m'
     echo 'create-jvm-options -XX\\:MaxRAMPercentage=70.0'
     echo "deploy --force=true --name loomlab --contextroot / $lab/loomlab.war"

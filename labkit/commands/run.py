@@ -1,7 +1,9 @@
-"""./lab run MODE: one Payara Micro in a thread mode, in the foreground until Ctrl-C."""
+"""./lab run MODE: one server (Payara Micro, or a full server with --server) in a thread mode, in
+the foreground until Ctrl-C."""
 import time
 
-from .. import cargotracker, payara_server
+from .. import cargotracker
+from ..appserver import cli as appserver_cli
 from ..build import ensure_built
 from ..errors import UsageError
 from ..modes import PAYARA_MODES, payara_mode
@@ -20,8 +22,8 @@ def port_number(text):
 
 
 def register(subparsers):
-    p = subparsers.add_parser("run", help="start Payara Micro with the lab app in one thread mode",
-                              description="Start Payara Micro in MODE and keep it running until Ctrl-C.")
+    p = subparsers.add_parser("run", help="start Payara Micro (or Payara Server, GlassFish) with the lab app in one thread mode",
+                              description="Start Payara Micro (--server: Payara Server or GlassFish) in MODE and keep it running until Ctrl-C.")
     p.add_argument("mode", metavar="MODE", help="one of: " + ", ".join(PAYARA_MODES))
     p.add_argument("--port", default="8080", help="HTTP port (default 8080)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, loopback only)")
@@ -32,17 +34,17 @@ def register(subparsers):
     p.add_argument("--rebuild", action="store_true", help="rebuild the WAR and pool jar first")
     p.add_argument("--app", choices=("loomlab", "cargotracker"), default="loomlab",
                    help="the WAR to serve: loomlab (sleep/work API, default) or cargotracker (the Faces shipping app)")
-    payara_server.add_run_arguments(p)  # --server payara-server and its options
+    appserver_cli.add_run_arguments(p)  # --server payara-server|glassfish and their options
     p.set_defaults(run=run)
 
 
 def run(args):
     if args.app == "cargotracker":
         return cargotracker.run(args)
-    if args.server == "payara-server":
-        return payara_server.run(args)
-    mode = payara_mode(args.mode)
     port = port_number(args.port)
+    if args.server != "payara-micro":
+        return appserver_cli.run(args, port)
+    mode = payara_mode(args.mode)
     ensure_port_free(port, args.host)
     ensure_built(rebuild=args.rebuild)
     server = PayaraMicro(mode, port=port, host=args.host, jvm_options=args.jvm_opt, jvm_defaults=args.jvm_defaults)

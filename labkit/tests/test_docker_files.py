@@ -1,6 +1,7 @@
 """docker/ checked without a Docker engine: what the images copy exists (or Maven builds it), the
 compose services match domain-config/, the scripts behave, and no admin password is baked in."""
 import fnmatch
+import hashlib
 import http.server
 import os
 import re
@@ -14,7 +15,10 @@ import pytest
 import yaml
 
 from labkit import ROOT
-from labkit.payara_server import preboot_commands
+from labkit.build import pom_property
+from labkit.glassfish import GlassFish, GlassFishDistribution
+from labkit.modes import payara_mode
+from labkit.payara_server import PayaraServer, preboot_commands
 
 DOCKER = ROOT / "docker"
 COMPOSE = yaml.safe_load((DOCKER / "compose.yaml").read_text())
@@ -30,6 +34,9 @@ def _built_services(dockerfile):
 
 MICRO = _built_services("docker/micro/Dockerfile")
 SERVER = _built_services("docker/server/Dockerfile")
+GLASSFISH = _built_services("docker/glassfish/Dockerfile")
+# The images with an admin console: their Dockerfile, their product's lab class, their folder.
+CONSOLE_IMAGES = {"server": (SERVER, PayaraServer), "glassfish": (GLASSFISH, GlassFish)}
 
 
 # ---- Dockerfiles --------------------------------------------------------------------------------
@@ -85,7 +92,8 @@ def _ignored(path, dockerignore):
     return ignored
 
 
-@pytest.mark.parametrize("dockerfile, services", [("docker/micro/Dockerfile", MICRO), ("docker/server/Dockerfile", SERVER)])
+@pytest.mark.parametrize("dockerfile, services", [("docker/micro/Dockerfile", MICRO), ("docker/server/Dockerfile", SERVER),
+                                                   ("docker/glassfish/Dockerfile", GLASSFISH)])
 def test_every_copied_file_exists_or_is_a_maven_output_and_reaches_the_context(dockerfile, services):
     path = ROOT / dockerfile
     maven_outputs = _maven_outputs()
@@ -111,6 +119,45 @@ def test_images_are_official_payara_ones_on_the_build_release_and_a_jdk_21_or_ne
     assert base in ("payara/micro:${PAYARA_TAG}", "payara/server-full:${PAYARA_TAG}")
 
 
+def _args(dockerfile):
+    """ARG NAME=default lines of a Dockerfile, as a dict (last one wins)."""
+    return dict(rest.split("=", 1) for keyword, rest in _instructions(dockerfile) if keyword == "ARG" and "=" in rest)
+
+
+def test_the_glassfish_image_is_the_lab_release_from_maven_central_on_an_official_jdk_25_image():
+    dockerfile = DOCKER / "glassfish" / "Dockerfile"
+    args = _args(dockerfile)
+    assert args["GLASSFISH_VERSION"] == pom_property("glassfish.version")
+    jdk = re.fullmatch(r"(\d+)-jdk(-\w+)?", args["JDK_TAG"]).group(1)
+    assert int(jdk) >= 25, "GlassFish 8 milestones are run on JDK 25 here (docs/glassfish/README.md)"
+    bases = [rest.split()[0] for keyword, rest in _instructions(dockerfile) if keyword == "FROM"]
+    assert bases and all(base == "eclipse-temurin:${JDK_TAG}" for base in bases)
+    text = dockerfile.read_text()
+    assert "https://repo1.maven.org/maven2/org/glassfish/main/distributions/glassfish/${GLASSFISH_VERSION}/" in text
+    assert 'sha256sum -c' in text and re.fullmatch(r"[0-9a-f]{64}", args["GLASSFISH_SHA256"])
+
+
+def test_the_glassfish_image_checks_the_same_zip_maven_gives_the_lab():
+    distribution = GlassFishDistribution()
+    group, artifact, version, _ = distribution.coordinates.split(":")
+    zip_path = (Path.home() / ".m2" / "repository" / Path(*group.split(".")) / artifact / version
+                / f"{artifact}-{version}.zip")
+    if not zip_path.is_file():
+        pytest.skip(f"{zip_path} not downloaded (./lab run --server glassfish downloads it)")
+    digest = hashlib.sha256(zip_path.read_bytes()).hexdigest()
+    assert _args(DOCKER / "glassfish" / "Dockerfile")["GLASSFISH_SHA256"] == digest
+
+
+@pytest.mark.parametrize("image", sorted(CONSOLE_IMAGES))
+def test_each_server_image_applies_its_products_settings_as_labkit_does(image):
+    services, server_class = CONSOLE_IMAGES[image]
+    path = DOCKER / image / "product-settings.asadmin"
+    lines = [l.strip() for l in path.read_text().splitlines() if l.strip() and not l.strip().startswith("#")]
+    assert lines == server_class(payara_mode("virtual"), port=19380, log=lambda m: None).product_settings()
+    copies = _copy_sources(DOCKER / image / "Dockerfile", "virtual")
+    assert f"docker/{image}/product-settings.asadmin" in copies and "docker/server/start-domain.sh" in copies
+
+
 # ---- compose ------------------------------------------------------------------------------------
 
 def test_compose_runs_every_mode_of_domain_config_on_its_own_loopback_port():
@@ -130,7 +177,7 @@ def test_compose_runs_every_mode_of_domain_config_on_its_own_loopback_port():
 def test_every_server_in_compose_has_a_health_check_on_api_info():
     script = (DOCKER / "healthcheck.sh").read_text()
     assert "GET /api/info" in script
-    for name, service in {**MICRO, **SERVER}.items():
+    for name, service in {**MICRO, **SERVER, **GLASSFISH}.items():
         assert service["healthcheck"]["test"] == ["CMD", "bash", "/opt/loomlab/healthcheck.sh"], name
 
 
@@ -148,10 +195,13 @@ def test_bombardier_loads_one_healthy_micro_service_for_a_bounded_time():
 
 # ---- no default admin password ------------------------------------------------------------------
 
-def test_the_server_admin_password_comes_from_a_secret_file_that_git_ignores():
-    (server,) = SERVER.values()
-    assert server["secrets"] == ["payara_admin_password"]
-    secret_file = DOCKER / COMPOSE["secrets"]["payara_admin_password"]["file"]
+@pytest.mark.parametrize("image, secret", [("server", "payara_admin_password"), ("glassfish", "glassfish_admin_password")])
+def test_the_server_admin_password_comes_from_a_secret_file_that_git_ignores(image, secret):
+    (server,) = CONSOLE_IMAGES[image][0].values()
+    assert server["secrets"] == [secret]
+    assert server["environment"]["ADMIN_PASSWORD_FILE"] == f"/run/secrets/{secret}"
+    assert all(mapping.startswith("127.0.0.1:") for mapping in server["ports"]), "published beyond loopback"
+    secret_file = DOCKER / COMPOSE["secrets"][secret]["file"]
     assert secret_file.parent == DOCKER / "secrets"
     ignored = subprocess.run(["git", "check-ignore", "-q", str(secret_file)], cwd=ROOT).returncode
     assert ignored == 0, f"{secret_file} would be committed"
@@ -170,6 +220,15 @@ def test_no_file_under_docker_sets_an_admin_password():
                     f"{path.relative_to(ROOT)} sets {match.group(0)}"
 
 
+def test_the_glassfish_image_drops_the_distributions_domain1_and_sets_no_password():
+    instructions = _instructions(DOCKER / "glassfish" / "Dockerfile")
+    runs = [rest for keyword, rest in instructions if keyword == "RUN"]
+    assert any("rm -rf /opt/unpacked/glassfish8/glassfish/domains/domain1" in run for run in runs)
+    env = " ".join(rest for keyword, rest in instructions if keyword == "ENV")
+    assert 'ADMIN_PASSWORD=""' in env and "SERVER_DIR=/opt/glassfish8" in env
+    assert ("USER", "glassfish") in instructions, "the server does not run as root"
+
+
 def test_the_server_image_drops_the_base_image_domain_and_password_file():
     runs = [rest for keyword, rest in _instructions(DOCKER / "server" / "Dockerfile") if keyword == "RUN"]
     assert any('rm -rf "${PAYARA_DIR}/glassfish/domains/domain1" "${PASSWORD_FILE}"' in run for run in runs)
@@ -177,12 +236,12 @@ def test_the_server_image_drops_the_base_image_domain_and_password_file():
     assert 'ADMIN_PASSWORD=""' in env
 
 
-def _start_domain(tmp_path, secret_text):
-    """Runs the Server image's entrypoint with no Payara at all: it must stop at the password check."""
+def _start_domain(tmp_path, secret_text, home_variable="PAYARA_DIR"):
+    """Runs the server images' entrypoint with no server at all: it must stop at the password check."""
     secret = tmp_path / "secret"
     if secret_text is not None:
         secret.write_text(secret_text)
-    env = {"PATH": os.environ["PATH"], "ADMIN_PASSWORD_FILE": str(secret), "PAYARA_DIR": str(tmp_path / "no-payara")}
+    env = {"PATH": os.environ["PATH"], "ADMIN_PASSWORD_FILE": str(secret), home_variable: str(tmp_path / "no-payara")}
     return subprocess.run(["bash", str(DOCKER / "server" / "start-domain.sh")], env=env, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
 
@@ -196,8 +255,9 @@ def test_the_server_entrypoint_refuses_a_missing_or_weak_password(tmp_path, secr
     assert message in result.stderr
 
 
-def test_the_server_entrypoint_accepts_a_real_password_then_needs_payara(tmp_path):
-    result = _start_domain(tmp_path, "a-real-secret-password\n")
+@pytest.mark.parametrize("home_variable", ["PAYARA_DIR", "SERVER_DIR"])  # the Payara image's, the GlassFish image's
+def test_the_server_entrypoint_accepts_a_real_password_then_needs_payara(tmp_path, home_variable):
+    result = _start_domain(tmp_path, "a-real-secret-password\n", home_variable)
     # Past the password check, it calls asadmin, which this test deliberately does not have.
     assert result.returncode not in (0, 64)
     assert "no-payara/bin/asadmin" in result.stderr

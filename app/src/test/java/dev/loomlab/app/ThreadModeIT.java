@@ -31,9 +31,12 @@ import org.junit.jupiter.api.function.Executable;
 @RunAsClient
 class ThreadModeIT {
 
-    /** Payara Micro's listener; Payara Server's is http-listener-1 (the payara-server profile sets it). */
+    /** Payara Micro's listener; Payara Server's and GlassFish's is http-listener-1 (their profiles set it). */
     private static final String LISTENER = System.getProperty("loomlab.listener", "http-listener");
-    private static final Pattern PLATFORM_WORKER = Pattern.compile("http-thread-pool::" + Pattern.quote(LISTENER) + "\\(\\d+\\)");
+    /** Grizzly's own workers are named "NAME(n)": Payara's NAME is the pool's and the listener's, GlassFish's
+     *  only the listener's (the glassfish profile sets it). */
+    private static final String PLATFORM_WORKER_NAME = System.getProperty("loomlab.platformWorker", "http-thread-pool::" + LISTENER);
+    private static final Pattern PLATFORM_WORKER = Pattern.compile(Pattern.quote(PLATFORM_WORKER_NAME) + "\\(\\d+\\)");
     private static final Pattern VIRTUAL_WORKER = Pattern.compile("http-thread-pool::" + Pattern.quote(LISTENER) + "-virtual-\\d+");
     /** Payara Micro's default http-thread-pool size: a mode whose config did not apply is stuck at it. */
     private static final int MICRO_DEFAULT_POOL = 200;
