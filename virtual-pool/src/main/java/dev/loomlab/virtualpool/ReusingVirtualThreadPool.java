@@ -1,5 +1,6 @@
 package dev.loomlab.virtualpool;
 
+import java.util.List;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -56,21 +57,17 @@ public class ReusingVirtualThreadPool extends AbstractVirtualThreadPool {
         return getStarted() - threadsCreated.sum();
     }
 
-    /** Idle workers end once every request in flight has finished. */
+    /** Idle workers end once every request in flight has finished after shutdown. */
     @Override
-    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        boolean done = super.awaitTermination(timeout, unit);
-        if (done) {
-            workers.shutdown();
-        }
-        return done;
+    protected void onTerminated() {
+        workers.shutdown();
     }
 
+    /** Also ends the idle workers now, whatever is still running. */
     @Override
-    public void shutdown() {
-        super.shutdown();
-        if (isTerminated()) {
-            workers.shutdown();
-        }
+    public List<Runnable> shutdownNow() {
+        List<Runnable> neverStarted = super.shutdownNow();
+        workers.shutdownNow();
+        return neverStarted;
     }
 }
