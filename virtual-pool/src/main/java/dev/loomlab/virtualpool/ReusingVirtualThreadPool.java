@@ -18,6 +18,9 @@ import org.glassfish.grizzly.config.dom.ThreadPool;
  * virtual thread per request starts with empty caches, so every request allocates and zeroes a
  * fresh direct buffer and heap chunk, and the garbage grows with the request rate. Reusing the
  * virtual thread keeps its caches warm. See docs/virtual-threads-on-grizzly.md.
+ * <p>
+ * The price: every other {@code ThreadLocal} stays too. A value a request sets and does not remove
+ * is seen by the next request on the same thread (virtual-pool/README.md names the code at risk).
  * <pre>
  * set configs.config.server-config.thread-pools.thread-pool.http-thread-pool.classname=dev.loomlab.virtualpool.ReusingVirtualThreadPool
  * </pre>
