@@ -487,6 +487,7 @@ class PayaraServer:
             raise LabError("missing " + ", ".join(missing) + ": build first (./lab run builds them)")
 
     def _check_ports(self):
+        stop_leftover_servers(self.distribution, self.port, self.log)
         binds = {name: (self.console_host if name in ("admin console", "JMX") else
                         self.host if name.startswith("HTTP") else "127.0.0.1")
                  for name in self.ports.bound_at_startup()}
@@ -660,6 +661,53 @@ class PayaraServer:
             {"fingerprint": self._fingerprint(), "mode": self.mode.name, "jvm_options": self.jvm_options}, indent=1))
 
 
+# ---- servers left by a killed lab ---------------------------------------------------------------
+# `./lab` runs the domain as `asadmin start-domain --verbose`, whose server JVM is the launcher's
+# child. If the lab is killed with SIGKILL, its parent-death signal reaches only the launcher: the
+# server JVM lives on, orphaned, and holds the ports the next run checks.
+
+def leftover_servers(domains_dir, port, proc=Path("/proc")):
+    """(pid, domain) of server JVMs of the lab's domains for HTTP `port` (any mode) whose launcher is
+    gone. A server whose parent is still its start-domain launcher belongs to a running lab: kept."""
+    marker = f"-Dcom.sun.aas.instanceRoot={Path(domains_dir)}/loomlab-{port}-"
+    found = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        args = _cmdline(proc, entry.name)
+        roots = [a for a in args if a.startswith(marker) and "/" not in a[len(marker):]]
+        if roots and not _is_launcher(proc, _parent_pid(proc, entry.name)):
+            found.append((int(entry.name), Path(roots[0].split("=", 1)[1]).name))
+    return sorted(found)
+
+
+def stop_leftover_servers(distribution, port, log=print):
+    """Stops, with a message, the server JVMs a killed lab left on this port (see above)."""
+    for pid, domain in leftover_servers(distribution.domains_dir, port):
+        log(f"stopping Payara Server pid {pid} (domain {domain}): left running on port {port} by a ./lab "
+            f"that was killed (its launcher is gone)")
+        _terminate(pid)
+
+
+def _cmdline(proc, pid):
+    try:
+        return (proc / str(pid) / "cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []
+
+
+def _parent_pid(proc, pid):
+    try:
+        stat = (proc / str(pid) / "stat").read_text()
+        return int(stat[stat.rindex(")") + 2:].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _is_launcher(proc, pid):
+    return pid is not None and "start-domain" in _cmdline(proc, pid)
+
+
 def _terminate(pid, grace_seconds=30):
     """SIGTERM to a server JVM (the launcher's child, not ours), SIGKILL after the grace period;
     returns once the process is gone and its sockets are closed."""
@@ -693,7 +741,8 @@ def add_run_arguments(parser):
     parser.add_argument("--admin-password-file", metavar="FILE",
                         help="payara-server: the admin password (first line, or AS_ADMIN_PASSWORD=...); "
                              "default: generated once per domain and saved in the domain's loomlab/ folder")
-    parser.add_argument("--console-host", default="127.0.0.1",
+    from .commands.run import single_line
+    parser.add_argument("--console-host", default="127.0.0.1", type=single_line,
                         help="payara-server: address of the admin console (default 127.0.0.1, loopback only)")
 
 

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from .. import ROOT
 from ..build import ensure_built
+from ..commands.run import single_line
 from ..errors import LabError, UsageError
 from ..jdk import find_java_home
 from ..process import ensure_port_free
@@ -81,7 +82,7 @@ def register(subparsers):
                         f"{options.TIMEOUT_SLEEP_FACTOR} x the longest sleep)")
     p.add_argument("--port", type=options.bounded_int(1, 65535, "--port"), metavar="PORT",
                    help="server port on 127.0.0.1 (default 8080)")
-    p.add_argument("--jvm-opt", action="append", metavar="OPT", help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
+    p.add_argument("--jvm-opt", action="append", metavar="OPT", type=single_line, help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
     p.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false", default=None,
                    help="start Payara Micro without domain-config/jvm.options")
     p.add_argument("--name", type=options.run_name, help="results folder suffix (default 'bench', 'quick' with --quick)")

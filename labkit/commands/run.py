@@ -1,4 +1,5 @@
 """./lab run MODE: one Payara Micro in a thread mode, in the foreground until Ctrl-C."""
+import argparse
 import time
 
 from .. import cargotracker, payara_server
@@ -19,13 +20,21 @@ def port_number(text):
     return port
 
 
+def single_line(text):
+    """An option value that ends up in a generated file, one setting a line (a pre-boot command file,
+    an asadmin multimode file): a line break there would add a command of its own, so it is refused."""
+    if "\n" in text or "\r" in text:
+        raise argparse.ArgumentTypeError(f"must be a single line, was {text!r}")
+    return text
+
+
 def register(subparsers):
     p = subparsers.add_parser("run", help="start Payara Micro with the lab app in one thread mode",
                               description="Start Payara Micro in MODE and keep it running until Ctrl-C.")
     p.add_argument("mode", metavar="MODE", help="one of: " + ", ".join(PAYARA_MODES))
     p.add_argument("--port", default="8080", help="HTTP port (default 8080)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, loopback only)")
-    p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT",
+    p.add_argument("--host", default="127.0.0.1", type=single_line, help="address to listen on (default 127.0.0.1, loopback only)")
+    p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT", type=single_line,
                    help="extra JVM option, repeatable (e.g. --jvm-opt=-Xmx2g)")
     p.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false",
                    help="leave out domain-config/jvm.options (heap, young generation, Grizzly read buffer)")

@@ -4,6 +4,7 @@ Ports 18370-18399 (the lab's micro-benchmarks use 18300-18399; the Java tests 18
 """
 import csv
 import socket
+import sys
 
 import pytest
 
@@ -130,3 +131,14 @@ def test_client_command_lowers_only_the_clients_file_limit():
 def test_runs_rotate_over_blocks_of_listen_ports():
     settings = echo.SweepSettings(connections=(10,), port=18320, port_span=20, listen_ports=4)
     assert [settings.first_port(k) for k in range(7)] == [18320, 18324, 18328, 18332, 18336, 18320, 18324]
+
+
+def test_ctrl_c_while_the_echo_server_starts_stops_it(tmp_path, monkeypatch):
+    def interrupted(pid):
+        raise KeyboardInterrupt  # as if Ctrl-C came just after the server was spawned
+    monkeypatch.setattr(echo.proc, "Watch", interrupted)
+    server = echo.EchoServerProcess([sys.executable, "-c", "import time; time.sleep(120)"], tmp_path / "server.log")
+
+    with pytest.raises(KeyboardInterrupt):
+        server.__enter__()
+    assert server.process.poll() is not None, "the echo server was left running"
