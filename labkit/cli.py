@@ -11,6 +11,7 @@ COMMAND_MODULES = (
     "labkit.commands.run",
     "labkit.commands.test",
     "labkit.bench.command",
+    "labkit.commands.soak",
     "labkit.commands.memory",
     "labkit.commands.micro",
 )
