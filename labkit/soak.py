@@ -75,14 +75,15 @@ class SoakConfig:
 
 # ---- capacity -------------------------------------------------------------------------------------
 
-def parse_capacity(text, modes):
+def parse_capacity(text, modes, sleep_ms=None):
     """--capacity: N (req/s, every mode), MODE=N,MODE=N, or a results.json of ./lab bench or ./lab
-    capacity (per mode: the capacity found, else the highest 2xx rate measured)."""
+    capacity (per mode: the capacity found, else the highest 2xx rate measured; only figures measured
+    with the same sleep when `sleep_ms` is given: capacity depends on it)."""
     path = Path(text)
     if text.endswith(".json"):
         if not path.is_file():
             raise UsageError(f"--capacity {text}: no such file")
-        capacity = capacity_from_results(json.loads(path.read_text()))
+        capacity = capacity_from_results(json.loads(path.read_text()), sleep_ms)
     elif "=" in text:
         capacity = {}
         for item in text.split(","):
@@ -93,7 +94,8 @@ def parse_capacity(text, modes):
         capacity = {mode: value for mode in modes}
     missing = [m for m in modes if m not in capacity]
     if missing:
-        raise UsageError(f"--capacity gives no rate for {', '.join(missing)} (has: {', '.join(capacity) or 'none'})")
+        at = f" at a {sleep_ms} ms sleep" if sleep_ms is not None and text.endswith(".json") else ""
+        raise UsageError(f"--capacity gives no rate for {', '.join(missing)}{at} (has: {', '.join(capacity) or 'none'})")
     return {m: capacity[m] for m in modes}
 
 
@@ -107,20 +109,22 @@ def _rate(text, what):
     return value
 
 
-def capacity_from_results(run):
+def capacity_from_results(run, sleep_ms=None):
     """mode -> req/s from a results.json: a capacity run's summary, else the best 2xx rate of a bench."""
+    def same_sleep(record):
+        return sleep_ms is None or (record.get("sleep_min_ms"), record.get("sleep_max_ms")) == (sleep_ms, sleep_ms)
     found = {}
     for row in run.get("summary") or []:
         value = row.get("capacity_rps") if isinstance(row, dict) else None
         if isinstance(value, dict):
             value = value.get("median")
-        if value:
+        if value and same_sleep(row):
             found[row["mode"]] = max(found.get(row["mode"], 0), float(value))
     if found:
         return found
     for point in run.get("points") or []:
         ok_rps = (point.get("load") or {}).get("ok_rps")
-        if ok_rps:
+        if ok_rps and same_sleep(point):
             found[point["mode"]] = max(found.get(point["mode"], 0), float(ok_rps))
     return found
 

@@ -76,7 +76,7 @@ def _config(args):
         raise UsageError(f"--timeout must be above 0, was {args.timeout:g}")
     if args.connections is not None and not 1 <= args.connections <= 20000:
         raise UsageError(f"--connections must be in 1..20000, was {args.connections}")
-    return SoakConfig(modes=modes, capacity=parse_capacity(args.capacity, modes), factor=args.factor,
+    return SoakConfig(modes=modes, capacity=parse_capacity(args.capacity, modes, args.sleep), factor=args.factor,
                       load_s=args.load, idle_s=args.idle, warmup_s=args.warmup, sleep_ms=args.sleep,
                       timeout_s=args.timeout, connections=args.connections, port=port_number(args.port),
                       jvm_options=tuple(args.jvm_opt)), all_targets()

@@ -40,12 +40,14 @@ def test_threads_that_stay_up_after_the_load_are_not_back():
 def test_capacity_comes_from_a_number_a_list_or_results_json(tmp_path):
     assert soak.parse_capacity("150", ("a", "b")) == {"a": 150, "b": 150}
     assert soak.parse_capacity("a=100,b=2.5e3", ("a", "b")) == {"a": 100, "b": 2500}
-    bench = {"points": [{"mode": "a", "load": {"ok_rps": 90}}, {"mode": "a", "load": {"ok_rps": 120}},
-                        {"mode": "b", "load": None}]}
+    bench = {"points": [{"mode": "a", "load": {"ok_rps": 90}, "sleep_min_ms": 100, "sleep_max_ms": 100},
+                        {"mode": "a", "load": {"ok_rps": 120}, "sleep_min_ms": 100, "sleep_max_ms": 100},
+                        {"mode": "a", "load": {"ok_rps": 9000}, "sleep_min_ms": 1, "sleep_max_ms": 1},
+                        {"mode": "b", "load": None, "sleep_min_ms": 100, "sleep_max_ms": 100}]}
     (tmp_path / "bench.json").write_text(json.dumps(bench))
     with pytest.raises(UsageError, match="no rate for b"):
         soak.parse_capacity(str(tmp_path / "bench.json"), ("a", "b"))
-    assert soak.parse_capacity(str(tmp_path / "bench.json"), ("a",)) == {"a": 120}
+    assert soak.parse_capacity(str(tmp_path / "bench.json"), ("a",), sleep_ms=100) == {"a": 120}, "same sleep only"
     capacity_run = {"summary": [{"mode": "a", "capacity_rps": {"median": 800, "min": 760, "max": 820}}]}
     assert soak.capacity_from_results(capacity_run) == {"a": 800}
     for bad in ("0", "-5", "fast", "a=x"):
