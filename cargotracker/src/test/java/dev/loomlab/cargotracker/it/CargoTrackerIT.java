@@ -269,7 +269,13 @@ class CargoTrackerIT {
     // ---- helpers (run in the server) ----
 
     private void awaitDelivery(TrackingId id, String state, Supplier<Boolean> reached) {
-        Await.until("cargo " + id + " to be " + state, INSPECTION_TIMEOUT, reached);
+        try {
+            Await.until("cargo " + id + " to be " + state, INSPECTION_TIMEOUT, reached);
+        } catch (AssertionError e) {
+            // What the inspection left behind, so a timeout says whether it never ran or got it wrong.
+            throw new AssertionError(e.getMessage() + "; delivery is " + queries.require(id).delivery()
+                    + " after " + queries.history(id).events(), e);
+        }
     }
 
     /** A port the leg's voyage calls at between loading and unloading, or null. */
