@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.JavascriptException;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -107,8 +107,8 @@ final class Browser implements AutoCloseable {
         driver.findElement(by).click();
         try {
             new WebDriverWait(driver, NAVIGATION_TIMEOUT)
-                    // the old document may unload while the probe runs: ask again on the new one
-                    .ignoring(JavascriptException.class)
+                    // while the old document unloads the probe may find no script context: ask the new one
+                    .ignoring(WebDriverException.class)
                     .until(d -> (Boolean) script().executeScript(
                             "return window.loomlabPageMark !== arguments[0] && document.readyState === 'complete';", mark));
         } catch (org.openqa.selenium.TimeoutException e) {
@@ -142,11 +142,6 @@ final class Browser implements AutoCloseable {
         } catch (org.openqa.selenium.TimeoutException e) {
             throw new AssertionError("no element #" + id + " at " + describe(), e);
         }
-    }
-
-    boolean isShown(String id) {
-        List<WebElement> found = driver.findElements(By.id(id));
-        return !found.isEmpty() && found.get(0).isDisplayed();
     }
 
     /** Whether the page's Faces messages mention {@code text} (read after the page has loaded, so no wait). */
