@@ -121,6 +121,7 @@ def run(args):
     state, error = "complete", None
     try:
         runner.run()
+        state, error = outcome(recorder.points)
     except KeyboardInterrupt:
         state = "interrupted"
         raise
@@ -129,7 +130,18 @@ def run(args):
         raise
     finally:
         _finish(recorder, progress, state, error, out_dir, len(config.drivers) > 1)
+    if error:
+        # Every point ran but not every one was measured: a script or CI must not take this as a result.
+        raise LabError(error)
     return 0
+
+
+def outcome(points):
+    """The state of a run that went through its plan: complete only when every point has a result."""
+    failed = [p["id"] for p in points if p.get("failure")]
+    if not failed:
+        return "complete", None
+    return "failed", f"{len(failed)} of {len(points)} points failed (no result; see report.md): {', '.join(failed)}"
 
 
 def _config(args):

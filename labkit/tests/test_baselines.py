@@ -44,6 +44,7 @@ def test_every_baseline_is_a_target_with_its_limit():
     }
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("name, virtual", [("jdk-executor-10000", False), ("helidon", True)])
 def test_a_target_starts_answers_and_stops_without_leftovers(name, virtual):
     server = all_targets()[name].start(PORT, ["-Xmx256m"])
@@ -75,6 +76,7 @@ def test_a_taken_port_is_refused_before_anything_starts():
         assert server.process is None
 
 
+@pytest.mark.server
 def test_a_small_sweep_writes_table_chart_and_data(tmp_path):
     points = [memory.Point(False, 100, 50), memory.Point(True, 2000, 50)]
     document = memory.sweep(points, tmp_path, log=lambda message: None)

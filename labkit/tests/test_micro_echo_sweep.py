@@ -45,6 +45,7 @@ def java_and_jar():
     return java_home, java_home / "bin" / "java", common.ensure_benchmarks_jar(log=quiet)
 
 
+@pytest.mark.server
 def test_short_sweep_writes_csv_chart_and_report(java_and_jar, tmp_path):
     # Through the command line, as a user runs it; each run listens on 4 ports, runs rotate over 20.
     first = free_test_ports(echo.PORT_SPAN)
@@ -82,6 +83,7 @@ def test_short_sweep_writes_csv_chart_and_report(java_and_jar, tmp_path):
     assert (tmp_path / "report.md").read_text() == report
 
 
+@pytest.mark.server
 def test_client_out_of_sockets_reports_how_far_it_got(java_and_jar, tmp_path):
     _, java, jar = java_and_jar
     settings = echo.SweepSettings(connections=(200,), clients=("nio", "virtual"), duration_s=1.0,

@@ -17,8 +17,10 @@ from labkit.modes import payara_mode
 from labkit.payara_server import AdminPasswordRefused, PayaraServer
 from labkit.process import ensure_port_free
 
-pytestmark = pytest.mark.skipif(os.environ.get("LOOMLAB_SKIP_PAYARA_SERVER") == "1",
-                                reason="LOOMLAB_SKIP_PAYARA_SERVER=1")
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.skipif(os.environ.get("LOOMLAB_SKIP_PAYARA_SERVER") == "1", reason="LOOMLAB_SKIP_PAYARA_SERVER=1"),
+]
 
 PORT = 18580
 DOMAIN = f"loomlab-test-{PORT}"
