@@ -167,6 +167,19 @@ final class ApiScenarios {
         assertTrue(rejected.getJsonObject(3).getString("message").contains("NOPE1234"), rejected.toString());
         assertEquals(1, api.get("api/cargo/" + id).json().getJsonArray("history").size(), "only the good line was registered");
 
+        // The rejected lines come a page at a time.
+        JsonObject secondPage = api.get(report + "?offset=1&limit=2").json();
+        assertEquals(4, secondPage.getInt("rejected"));
+        assertEquals(List.of(4, 5), secondPage.getJsonArray("rejectedLines").stream().map(l -> l.asJsonObject().getInt("line")).toList());
+        assertEquals(400, api.get(report + "?limit=0").status());
+        assertEquals(400, api.get(report + "?offset=x").status());
+        // A file of more event lines than an import takes is refused whole, before anything is stored.
+        String tooLong = "completionTime,trackingId,eventType,unLocode,voyageNumber\n"
+                + (now + "," + id + ",CUSTOMS,USCHI,\n").repeat(10_001);
+        Api.Answer refused = api.postCsv("api/handling/imports", tooLong);
+        assertEquals(400, refused.status(), refused.body());
+        assertTrue(refused.messages().contains("at most 10000 per import"), refused.body());
+
         Api.Answer wrongHeader = api.postCsv("api/handling/imports", "when,who,what\n1,2,3\n");
         assertEquals(400, wrongHeader.status());
         assertTrue(wrongHeader.messages().contains("header"), wrongHeader.body());

@@ -241,6 +241,20 @@ class CargoTrackerIT {
     }
 
     @Test
+    @Order(14)
+    void uploadedFilesAreDeletedOnceTheirImportEnds() throws Exception {
+        Path imports = DataFolder.path().resolve("imports");
+        Await.until("uploaded CSV files to be deleted", Duration.ofSeconds(30), () -> {
+            try (var files = Files.list(imports)) {
+                return files.noneMatch(f -> f.toString().endsWith(".csv"));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        assertTrue(Files.isDirectory(imports), "the import at order 13 used " + imports);
+    }
+
+    @Test
     @Order(20)
     @RunAsClient
     void bookRouteHandleAndTrackInABrowser() throws Exception {
