@@ -27,6 +27,7 @@ final class BrowserJourney {
         try (Browser browser = new Browser(base.toString(), screenshotDir, driverPort, devToolsPort)) {
             browser.open("");
             browser.screenshot("01-landing");
+            logIn(browser);
             String trackingId = bookThroughTheWizard(browser);
             routeIt(browser);
             browser.open("track.xhtml?trackingId=" + trackingId);
@@ -46,6 +47,17 @@ final class BrowserJourney {
 
             changeDeadlineThenDestination(browser, trackingId);
         }
+    }
+
+    /** The operator pages send the browser to the login page, and back after it. */
+    private static void logIn(Browser browser) {
+        browser.clickToNextPage("to-dashboard");
+        browser.waitForUrl("login.xhtml");
+        browser.setValue("login:user", Api.USER);
+        browser.setValue("login:password", Api.adminPassword());
+        browser.clickToNextPage("login:submit");
+        browser.waitForUrl("admin/dashboard.xhtml");
+        browser.open("");
     }
 
     /** A later deadline keeps the route; a new destination makes the cargo misrouted. */

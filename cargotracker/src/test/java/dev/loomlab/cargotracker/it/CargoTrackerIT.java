@@ -241,6 +241,13 @@ class CargoTrackerIT {
     }
 
     @Test
+    @Order(15)
+    @RunAsClient
+    void writesAndOperatorPagesNeedTheLoginAndTrackingStaysPublic() throws Exception {
+        ApiScenarios.writesNeedTheOperatorsLogin(base);
+    }
+
+    @Test
     @Order(14)
     void uploadedFilesAreDeletedOnceTheirImportEnds() throws Exception {
         Path imports = DataFolder.path().resolve("imports");
