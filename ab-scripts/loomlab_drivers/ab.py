@@ -63,6 +63,8 @@ class ApacheBench(Driver):
                    "-s", str(spec.timeout_whole_seconds)]
         if spec.side_file_prefix:
             command += ["-g", str(self.requests_file(spec))]
+        for header in spec.headers:
+            command += ["-H", header]
         return command + [spec.url]
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):

@@ -38,6 +38,8 @@ class LoadSpec:
     expected_requests: int | None = None
     # (start, end) in whole epoch seconds: only requests that start in [start, end) are measured.
     window: tuple[int, int] | None = None
+    # Request headers, each "Name: value" (e.g. the Authorization of a page that needs a login).
+    headers: tuple[str, ...] = ()
 
     @property
     def drain_s(self):
@@ -96,3 +98,12 @@ def last_line(output):
     """The last non-blank line of a tool's output, to quote in an error."""
     lines = [l for l in output.strip().splitlines() if l.strip()]
     return lines[-1].strip() if lines else "(no output)"
+
+
+SECRET_HEADERS = ("authorization:", "cookie:")
+
+
+def redacted(command):
+    """A tool's command line fit for a report: the values of credential headers replaced."""
+    return [f"{arg.split(':', 1)[0]}: <redacted>" if arg.lower().startswith(SECRET_HEADERS) else arg
+            for arg in command]

@@ -34,6 +34,8 @@ class Bombardier(Driver):
                    "--format", f"path:{TEMPLATE}"]
         if spec.rate:
             command += ["--rate", str(spec.rate)]
+        for header in spec.headers:
+            command += ["--header", header]
         return command + [spec.url]
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):

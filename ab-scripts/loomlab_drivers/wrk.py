@@ -36,6 +36,7 @@ class Wrk(Driver):
                 "--duration", f"{spec.duration_s}s",
                 "--timeout", f"{spec.timeout_whole_seconds}s",
                 "--script", str(SCRIPT),
+                *[arg for header in spec.headers for arg in ("--header", header)],
                 spec.url]
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):

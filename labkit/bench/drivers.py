@@ -9,11 +9,12 @@ DRIVERS_DIR = ROOT / "ab-scripts"
 if str(DRIVERS_DIR) not in sys.path:
     sys.path.insert(0, str(DRIVERS_DIR))
 
-from loomlab_drivers import DRIVERS, DriverOutputError, LoadResult, LoadSpec, ToolMissing  # noqa: E402
+from loomlab_drivers import DRIVERS, DriverOutputError, LoadResult, LoadSpec, ToolMissing, redacted  # noqa: E402
 
 INSTALL_BOMBARDIER = DRIVERS_DIR / "install-bombardier.sh"
 
-__all__ = ["DRIVERS", "DriverOutputError", "LoadResult", "LoadSpec", "ToolMissing", "ensure_tools", "tool_version"]
+__all__ = ["DRIVERS", "DriverOutputError", "LoadResult", "LoadSpec", "ToolMissing", "ensure_tools", "redacted",
+           "tool_version"]
 
 
 def ensure_tools(names, log=print):

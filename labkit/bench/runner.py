@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from ..errors import LabError
 from ..process import spawn, stop, tail
-from .drivers import DRIVERS, DriverOutputError, LoadSpec
+from .drivers import DRIVERS, DriverOutputError, LoadSpec, redacted
 from .jfr import JfrRecorder
 from .plan import Estimator, build_plan
 from .results import SCHEMA, derive, flags, little_ceiling, summarize as summarize_points, write_csv, write_json
@@ -187,7 +187,8 @@ class BenchRunner:
         parts = urlsplit(server.base_url)
         connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=65)
         try:
-            connection.request("GET", path)
+            headers = dict(h.split(":", 1) for h in self.scenario.headers_for(self.config))
+            connection.request("GET", path, headers={k.strip(): v.strip() for k, v in headers.items()})
             response = connection.getresponse()
             body = response.read()
         except OSError as e:
@@ -303,7 +304,7 @@ class BenchRunner:
         config = self.config
         spec = LoadSpec(url=url, concurrency=point.level.concurrency, duration_s=seconds,
                         timeout_s=config.timeout_for(point.level), rate=config.rate, side_file_prefix=prefix,
-                        window=window)
+                        window=window, headers=self.scenario.headers_for(config))
         if ceiling:
             # ab must be given a request count: the Little's-law ceiling over the whole run, with room to spare.
             spec = replace(spec, expected_requests=int(ceiling * spec.run_seconds * 1.5) + point.level.concurrency)
@@ -359,7 +360,7 @@ class BenchRunner:
                 load.notes.append(f"stopped by the harness after {wall_s:.0f} s: the tool did not end on time")
         except (DriverOutputError, ValueError, KeyError) as e:
             failure = f"{driver.name} exit {process.returncode}: {e}"
-        return {"load": load, "failure": failure, "command": " ".join(shlex.quote(c) for c in command),
+        return {"load": load, "failure": failure, "command": " ".join(shlex.quote(c) for c in redacted(command)),
                 "samples": samples, "resources": measured_resources(spec, samples, sampler, driver_cpu_s),
                 "side_files": [p for p in driver.side_files(spec) if Path(p).is_file()]}
 

@@ -14,7 +14,9 @@ EXTRA_SCENARIO_MODULES that calls `register(...)` when imported) with
   no ceiling and no efficiency);
 - `targets`: the default targets that serve this scenario (e.g. the CargoTracker app's targets,
   registered in labkit/targets.py), used when --modes is not given; None = the Payara modes;
-- `uses_sleep`: whether --sleep/--depth mean anything for it (they are shown in the report).
+- `uses_sleep`: whether --sleep/--depth mean anything for it (they are shown in the report);
+- `headers`: a function of the BenchConfig returning request headers ("Name: value"), e.g. the
+  login of a page that needs one; read when a server is up, and redacted in every record.
 Nothing in runner.py, results.py or report.py changes for a new scenario.
 """
 from dataclasses import dataclass
@@ -31,6 +33,10 @@ class Scenario:
     service_time_s: Callable = None  # service_time_s(config, level) -> float | None
     targets: tuple | None = None
     uses_sleep: bool = False
+    headers: Callable = None         # headers(config) -> ("Authorization: Basic ...",)
+
+    def headers_for(self, config):
+        return tuple(self.headers(config)) if self.headers else ()
 
 
 SCENARIOS: dict[str, Scenario] = {}

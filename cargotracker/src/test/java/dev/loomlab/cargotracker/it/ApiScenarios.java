@@ -148,7 +148,7 @@ final class ApiScenarios {
      */
     static void writesNeedTheOperatorsLogin(URL base) throws Exception {
         Api anonymous = Api.anonymous(base);
-        String booking = Api.bookingJson("CNHKG", "USNYC", Dates.today().plusDays(40).toString());
+        String booking = Api.bookingJson("JPTYO", "USCHI", Dates.today().plusDays(40).toString());
         HttpResponse<String> refused = anonymous.http().send(HttpRequest.newBuilder(anonymous.uri("api/cargo"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(booking)).build(),
                 HttpResponse.BodyHandlers.ofString());
