@@ -321,6 +321,10 @@ def _write(run, out_dir):
     (out_dir / "report.md").write_text(report(run))
 
 
+def _number(value):
+    return f"{value:,.1f}" if isinstance(value, (int, float)) else "n/a"
+
+
 def _problem(check_passed):
     """A crash/OOM column: "no" when the check passed, "**YES**" when it failed."""
     return {True: "no", False: "**YES**", None: "n/a"}[check_passed]
@@ -357,8 +361,8 @@ def report(run):
         fresh = t.get("fresh_request") or {}
         fresh_text = (f"{fresh.get('status')} in {fresh['seconds'] * 1000:.0f} ms" if fresh else "n/a")
         checks_ = t.get("checks") or {}
-        lines.append(f"| {t['mode']} | {t['capacity_rps']:g} | {t['rate']} → {load.get('sent_rps', 'n/a')} "
-                     f"| {load.get('ok_rps', 'n/a')} | {failed} | {span(threads)} | {span(rss)} | {fresh_text} "
+        lines.append(f"| {t['mode']} | {t['capacity_rps']:g} | {t['rate']} → {_number(load.get('sent_rps'))} "
+                     f"| {_number(load.get('ok_rps'))} | {failed} | {span(threads)} | {span(rss)} | {fresh_text} "
                      f"| {_problem(checks_.get('no_crash'))} | {_problem(checks_.get('no_oom'))} |")
     lines += ["", "Files: `soak.json` (every figure), `raw/<target>.samples.csv` (/proc every 0.5 s over "
                   "quiet, load and idle), `raw/<target>.load.out` (the load tool), `servers/<target>.log`."]
