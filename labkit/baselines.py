@@ -114,7 +114,12 @@ class BaselineServer:
         shutil.rmtree(self.run_dir, ignore_errors=True)
         self.run_dir.mkdir(parents=True)
         self.process = spawn(self.command(), self.log_path, cwd=self.run_dir, env=java_env(self.java_home))
-        if not wait_until(self.is_ready, self.startup_timeout, self.process):
+        try:
+            ready = wait_until(self.is_ready, self.startup_timeout, self.process)
+        except BaseException:
+            self.stop()  # Ctrl-C while starting: stop the JVM now, not only when the lab exits
+            raise
+        if not ready:
             exited = self.process.poll() is not None
             self.stop()
             why = "exited" if exited else f"was not ready within {self.startup_timeout} s"

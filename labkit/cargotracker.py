@@ -2,16 +2,19 @@
 `./lab run MODE --app cargotracker`, one bench target per thread mode, and two bench scenarios.
 
 The bench pages are plain GETs of stateless Faces views: they carry no jakarta.faces.ViewState and
-open no HTTP session, so a load tool can request them as they are. (A POST, e.g. assigning a route,
+open no HTTP session, so a load tool can request them as they are. The operator pages (the
+dashboard) need the login: the load tool sends it as HTTP Basic, from the admin password file every
+CargoTracker server of the lab uses (the application creates it at its first start). (A POST, e.g. assigning a route,
 would first GET its page and send back the jakarta.faces.ViewState hidden field and the session
 cookie of that GET; no bench scenario needs one.)
 """
+import base64
 import time
 
 from . import ROOT
 from .bench.scenarios import Scenario, register as register_scenario
 from .build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, ensure_built
-from .errors import UsageError
+from .errors import LabError, UsageError
 from .modes import PAYARA_MODES, payara_mode
 from .targets import Target, register as register_target
 
@@ -20,6 +23,9 @@ ARTIFACTS = (WAR, VIRTUAL_POOL_JAR, PAYARA_MICRO_JAR)
 # ./lab run keeps its database here across restarts; bench servers start from fresh sample data
 # (the default folder is inside the run folder, which each start wipes).
 DATA_DIR = ROOT / ".lab" / "cargotracker-data"
+# The operator's password (user admin): created by the application at its first start, if missing.
+ADMIN_PASSWORD_FILE = ROOT / ".lab" / "cargotracker-admin-password"
+ADMIN_USER = "admin"
 TARGET_PREFIX = "cargotracker-"
 # On board a ship, with an itinerary and a handling history: the richest tracking page.
 SAMPLE_CARGO = "LOOM0004"
@@ -28,7 +34,7 @@ BENCH_TARGETS = (TARGET_PREFIX + "platform-10000", TARGET_PREFIX + "virtual")
 
 def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, jvm_defaults=True):
     from .payara import PayaraMicro
-    options = list(jvm_options)
+    options = list(jvm_options) + [f"-Dcargotracker.admin.password.file={ADMIN_PASSWORD_FILE}"]
     if keep_data:
         options.append(f"-Dcargotracker.data.dir={DATA_DIR}")
     return PayaraMicro(mode, port=port, host=host, war=WAR, jvm_options=options, jvm_defaults=jvm_defaults)
@@ -36,7 +42,7 @@ def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, 
 
 def run(args):
     """`./lab run MODE --app cargotracker`: in the foreground until Ctrl-C."""
-    from .commands.run import port_number
+    from .arguments import port_number
     from .process import ensure_port_free
     server = getattr(args, "server", "payara-micro")
     if server == "glassfish":
@@ -59,11 +65,24 @@ def run(args):
         print(f"ready: {server.base_url}/  tracking: {server.base_url}/track.xhtml?trackingId={SAMPLE_CARGO}  "
               f"(pid {info['pid']}, Java {info['java']['version']}, request thread: {info['request']['thread']}, "
               f"virtual={info['request']['virtual']})")
+        print(f"operator pages (booking desk, booking, event logger) and API writes: user {ADMIN_USER}, "
+              f"password: {ADMIN_PASSWORD_FILE}  (tracking is public)")
         print("Ctrl-C stops the server.", flush=True)
         while server.process.poll() is None:
             time.sleep(0.5)
         print(f"Payara Micro exited with code {server.process.returncode}; see {server.log_path}")
         return 1
+
+
+def admin_authorization(password_file=ADMIN_PASSWORD_FILE):
+    """The operator's login as an HTTP Basic header, from the password file's first line."""
+    try:
+        password = password_file.read_text().splitlines()[0].strip()
+    except (OSError, IndexError):
+        raise LabError(f"no CargoTracker admin password in {password_file}: the application writes it at its "
+                       f"first start; is a CargoTracker server of the lab running?") from None
+    token = base64.b64encode(f"{ADMIN_USER}:{password}".encode()).decode()
+    return f"Authorization: Basic {token}"
 
 
 def _starter(mode):
@@ -91,4 +110,5 @@ register_scenario(Scenario(
     path=lambda config, level: "/admin/dashboard.xhtml",
     service_time_s=lambda config, level: None,
     targets=BENCH_TARGETS,
+    headers=lambda config: (admin_authorization(),),  # an operator page: logged in with HTTP Basic
 ))

@@ -13,6 +13,7 @@ COMMAND_MODULES = (
     "labkit.bench.command",
     "labkit.capacity.command",
     "labkit.commands.report",
+    "labkit.commands.soak",
     "labkit.commands.memory",
     "labkit.commands.micro",
 )

@@ -17,7 +17,7 @@ from .appserver.commands import jvm_option_argument as _jvm_option_argument  # n
 from .appserver.distribution import Distribution as _Distribution
 from .appserver.domain import PortLayout, ServerDomain  # noqa: F401
 from .appserver.passwords import generate_password, read_password_file  # noqa: F401
-from .appserver.server import AppServer
+from .appserver.server import AppServer, leftover_servers  # noqa: F401
 from .build import pom_property
 
 HOME = ROOT / ".lab" / "payara-server"

@@ -6,10 +6,10 @@ one LoadResult (record.py), so the harness never looks at a tool's own text. Add
 writing a Driver subclass in its own module and listing its DRIVER here.
 """
 from . import ab, bombardier, vegeta, wrk
-from .base import TOOLS_BIN, Driver, DriverOutputError, LoadSpec, ToolMissing
+from .base import TOOLS_BIN, Driver, DriverOutputError, LoadSpec, ToolMissing, redacted
 from .record import ErrorCounts, Latency, LoadResult
 
 DRIVERS = {driver.name: driver for driver in (bombardier.DRIVER, ab.DRIVER, wrk.DRIVER, vegeta.DRIVER)}
 
 __all__ = ["DRIVERS", "TOOLS_BIN", "Driver", "DriverOutputError", "ErrorCounts", "Latency", "LoadResult",
-           "LoadSpec", "ToolMissing"]
+           "LoadSpec", "ToolMissing", "redacted"]

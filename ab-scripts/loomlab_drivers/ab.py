@@ -70,6 +70,8 @@ class ApacheBench(Driver):
         if spec.body_file:
             # -p makes every request a POST of the file; -T is its Content-Type.
             command += ["-p", str(spec.body_file), "-T", spec.content_type]
+        for header in spec.headers:
+            command += ["-H", header]
         return command + [spec.url]
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):

@@ -41,6 +41,8 @@ class LoadSpec:
     # A request body (a file each tool sends natively): the requests are then POSTs of it with this type.
     body_file: Path | None = None
     content_type: str = "application/json"
+    # Request headers, each "Name: value" (e.g. the Authorization of a page that needs a login).
+    headers: tuple[str, ...] = ()
 
     @property
     def method(self):
@@ -106,3 +108,12 @@ def last_line(output):
     """The last non-blank line of a tool's output, to quote in an error."""
     lines = [l for l in output.strip().splitlines() if l.strip()]
     return lines[-1].strip() if lines else "(no output)"
+
+
+SECRET_HEADERS = ("authorization:", "cookie:")
+
+
+def redacted(command):
+    """A tool's command line fit for a report: the values of credential headers replaced."""
+    return [f"{arg.split(':', 1)[0]}: <redacted>" if arg.lower().startswith(SECRET_HEADERS) else arg
+            for arg in command]

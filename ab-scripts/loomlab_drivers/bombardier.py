@@ -37,6 +37,8 @@ class Bombardier(Driver):
         if spec.body_file:
             command += ["--method", spec.method, "--body-file", str(spec.body_file),
                         "--header", f"Content-Type: {spec.content_type}"]
+        for header in spec.headers:
+            command += ["--header", header]
         return command + [spec.url]
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):

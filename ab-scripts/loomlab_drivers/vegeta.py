@@ -78,10 +78,10 @@ class Vegeta(Driver):
     @staticmethod
     def targets_text(spec: LoadSpec):
         """vegeta's http targets format: the request line, then its headers, then @FILE for a body."""
-        if not spec.body_file:
-            return f"GET {spec.url}\n"
-        return (f"{spec.method} {spec.url}\nContent-Type: application/json\n"
-                f"@{Path(spec.body_file).resolve()}\n")
+        lines = [f"{spec.method} {spec.url}", *spec.headers]
+        if spec.body_file:
+            lines += [f"Content-Type: {spec.content_type}", f"@{Path(spec.body_file).resolve()}"]
+        return "\n".join(lines) + "\n"
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):
         if spec is None:

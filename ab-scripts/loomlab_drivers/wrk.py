@@ -39,6 +39,7 @@ class Wrk(Driver):
                 "--duration", f"{spec.duration_s}s",
                 "--timeout", f"{spec.timeout_whole_seconds}s",
                 "--script", str(self.script(spec)),
+                *[arg for header in spec.headers for arg in ("--header", header)],
                 spec.url]
 
     def request_script(self, spec: LoadSpec):

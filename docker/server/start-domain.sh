@@ -2,9 +2,10 @@
 # Payara Server or GlassFish (docker/server/, docker/glassfish/) in the image's thread mode, with the
 # admin password of a Docker secret. First start: creates the domain with that password, applies
 # domain-config/<mode> (Micro names translated), the lab's settings, the product's own settings
-# (product-settings.asadmin, as labkit's product_settings()) and the WAR, turns secure admin on.
-# Then runs the server in the foreground. Refuses to start without a secret, or with an empty or
-# well-known password.
+# (product-settings.asadmin, as labkit's product_settings()) and the WAR, turns secure admin on, and
+# only then marks the domain configured; a start that finds a domain without that mark (an earlier
+# first start that failed or was killed half-way) creates it again. Then runs the server in the
+# foreground. Refuses to start without a secret, or with an empty or well-known password.
 set -euo pipefail
 
 secret=${ADMIN_PASSWORD_FILE:-/run/secrets/payara_admin_password}
@@ -33,14 +34,20 @@ trap 'rm -rf "$work"' EXIT
 umask 077
 printf 'AS_ADMIN_PASSWORD=%s\n' "$password" > "$work/passwords"
 
-if [[ ! -d $payara/glassfish/domains/$domain ]]; then
+domain_dir=$payara/glassfish/domains/$domain
+configured=$domain_dir/loomlab-configured
+if [[ -d $domain_dir && ! -f $configured ]]; then
+  echo "loomlab: domain $domain was left half-configured by an earlier start; creating it again" >&2
+  rm -rf "$domain_dir"
+fi
+if [[ ! -d $domain_dir ]]; then
   master=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
   printf 'AS_ADMIN_PASSWORD=%s\nAS_ADMIN_MASTERPASSWORD=%s\n' "$password" "$master" > "$work/create"
   "$asadmin" --interactive=false --user admin --passwordfile "$work/create" \
     create-domain --savemasterpassword=true "$domain"
   # The virtual modes name a LoomLab pool class: Grizzly loads it from the domain's lib folder.
   if grep -q '^set .*http-thread-pool\.classname=dev\.loomlab\.' "$lab/pre-boot-commands.asadmin"; then
-    cp "$lab/virtual-pool.jar" "$payara/glassfish/domains/$domain/lib/"
+    cp "$lab/virtual-pool.jar" "$domain_dir/lib/"
   fi
   {
     sed -E -f "$lab/micro-to-server.sed" "$lab/pre-boot-commands.asadmin" | grep -v -E '^[[:space:]]*(#|$)'
@@ -63,9 +70,11 @@ if [[ ! -d $payara/glassfish/domains/$domain ]]; then
   # multimode exits 0 even when one of its commands failed.
   if (( status != 0 )) || grep -q -E '^Command [^ ]+ failed\.' "$work/configure.out"; then
     echo "loomlab: configuring domain $domain failed; removing it so the next start retries" >&2
-    rm -rf "${payara:?}/glassfish/domains/$domain"
+    rm -rf "${domain_dir:?}"
     exit 1
   fi
+  # Written last: a domain counts as configured only once every step above has succeeded.
+  echo "${LOOMLAB_MODE:-unknown}" > "$configured"
 fi
 
 rm -rf "$work"

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..arguments import single_line
 from ..errors import LabError, UsageError
 from .asadmin import ADMIN_USER
 from .passwords import generate_password, write_secret
@@ -27,7 +28,7 @@ def add_run_arguments(parser):
     parser.add_argument("--admin-password-file", metavar="FILE",
                         help="payara-server, glassfish: the admin password (first line, or AS_ADMIN_PASSWORD=...); "
                              "default: generated once per domain and saved in the domain's loomlab/ folder")
-    parser.add_argument("--console-host", default="127.0.0.1",
+    parser.add_argument("--console-host", default="127.0.0.1", type=single_line,
                         help="payara-server, glassfish: address of the admin console (default 127.0.0.1, loopback only)")
 
 

@@ -167,6 +167,7 @@ class AppServer:
             raise LabError("missing " + ", ".join(missing) + ": build first (./lab run builds them)")
 
     def _check_ports(self):
+        self._stop_leftovers()
         binds = {name: (self.console_host if name in ("admin console", "JMX") else
                         self.host if name.startswith("HTTP") else "127.0.0.1")
                  for name in self.ports.bound_at_startup()}
@@ -176,6 +177,13 @@ class AppServer:
             except LabError:
                 raise LabError(f"port {port} ({name} of {self.PRODUCT} with HTTP port {self.port}) is in use: "
                                f"stop what runs there or pick another --port") from None
+
+    def _stop_leftovers(self):
+        """Stops, with a message, the server JVMs a killed lab left on this port (leftover_servers)."""
+        for pid, domain in leftover_servers(self.distribution.domains_dir, self.port):
+            self.log(f"stopping {self.PRODUCT} pid {pid} (domain {domain}): left running on port {self.port} "
+                     f"by a ./lab that was killed (its launcher is gone)")
+            terminate(pid)
 
     def _prepare_domain(self):
         domain = self.domain
@@ -312,6 +320,45 @@ class AppServer:
         self.domain.applied_file.parent.mkdir(parents=True, exist_ok=True)
         self.domain.applied_file.write_text(json.dumps(
             {"fingerprint": self._fingerprint(), "mode": self.mode.name, "jvm_options": self.jvm_options}, indent=1))
+
+
+# ---- servers left by a killed lab ---------------------------------------------------------------
+# `./lab` runs the domain as `asadmin start-domain --verbose`, whose server JVM is the launcher's
+# child. If the lab is killed with SIGKILL, its parent-death signal reaches only the launcher: the
+# server JVM lives on, orphaned, and holds the ports the next run checks.
+
+def leftover_servers(domains_dir, port, proc=Path("/proc")):
+    """(pid, domain) of server JVMs of the lab's domains for HTTP `port` (any mode) whose launcher is
+    gone. A server whose parent is still its start-domain launcher belongs to a running lab: kept."""
+    marker = f"-Dcom.sun.aas.instanceRoot={Path(domains_dir)}/loomlab-{port}-"
+    found = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        args = _cmdline(proc, entry.name)
+        roots = [a for a in args if a.startswith(marker) and "/" not in a[len(marker):]]
+        if roots and not _is_launcher(proc, _parent_pid(proc, entry.name)):
+            found.append((int(entry.name), Path(roots[0].split("=", 1)[1]).name))
+    return sorted(found)
+
+
+def _cmdline(proc, pid):
+    try:
+        return (proc / str(pid) / "cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []
+
+
+def _parent_pid(proc, pid):
+    try:
+        stat = (proc / str(pid) / "stat").read_text()
+        return int(stat[stat.rindex(")") + 2:].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _is_launcher(proc, pid):
+    return pid is not None and "start-domain" in _cmdline(proc, pid)
 
 
 def terminate(pid, grace_seconds=30):

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from .. import ROOT
 from ..build import ensure_built
+from ..arguments import single_line
 from ..errors import LabError, UsageError
 from ..jdk import find_java_home
 from ..process import ensure_port_free
@@ -101,7 +102,7 @@ def register(subparsers):
                         f"{options.TIMEOUT_SLEEP_FACTOR} x the longest sleep)")
     p.add_argument("--port", type=options.bounded_int(1, 65535, "--port"), metavar="PORT",
                    help="server port on 127.0.0.1 (default 8080)")
-    p.add_argument("--jvm-opt", action="append", metavar="OPT", help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
+    p.add_argument("--jvm-opt", action="append", metavar="OPT", type=single_line, help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
     p.add_argument("--heap", type=heap_list, metavar="LIST",
                    help="run every mode once per heap size, e.g. 512m,1g,2g,4g (-Xms = -Xmx; on Payara Micro it "
                         "replaces the heap lines of domain-config/jvm.options); the report adds req per CPU-s and "
@@ -148,6 +149,7 @@ def run(args):
     state, error = "complete", None
     try:
         runner.run()
+        state, error = outcome(recorder.points)
     except KeyboardInterrupt:
         state = "interrupted"
         raise
@@ -156,7 +158,18 @@ def run(args):
         raise
     finally:
         _finish(recorder, progress, state, error, out_dir, len(config.drivers) > 1)
+    if error:
+        # Every point ran but not every one was measured: a script or CI must not take this as a result.
+        raise LabError(error)
     return 0
+
+
+def outcome(points):
+    """The state of a run that went through its plan: complete only when every point has a result."""
+    failed = [p["id"] for p in points if p.get("failure")]
+    if not failed:
+        return "complete", None
+    return "failed", f"{len(failed)} of {len(points)} points failed (no result; see report.md): {', '.join(failed)}"
 
 
 def _config(args):

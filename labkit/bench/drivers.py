@@ -9,7 +9,7 @@ DRIVERS_DIR = ROOT / "ab-scripts"
 if str(DRIVERS_DIR) not in sys.path:
     sys.path.insert(0, str(DRIVERS_DIR))
 
-from loomlab_drivers import DRIVERS, DriverOutputError, LoadResult, LoadSpec, ToolMissing  # noqa: E402
+from loomlab_drivers import DRIVERS, DriverOutputError, LoadResult, LoadSpec, ToolMissing, redacted  # noqa: E402
 from loomlab_drivers.record import PERCENTILES, new_histogram  # noqa: E402
 from loomlab_drivers.vegeta import MAX_CONNECTIONS as MAX_CONNECTIONS_OPEN_MODEL  # noqa: E402
 
@@ -17,7 +17,7 @@ from loomlab_drivers.vegeta import MAX_CONNECTIONS as MAX_CONNECTIONS_OPEN_MODEL
 GO_INSTALLERS = {"bombardier": DRIVERS_DIR / "install-bombardier.sh", "vegeta": DRIVERS_DIR / "install-vegeta.sh"}
 
 __all__ = ["DRIVERS", "DriverOutputError", "LoadResult", "LoadSpec", "MAX_CONNECTIONS_OPEN_MODEL", "PERCENTILES",
-           "ToolMissing", "ensure_tools", "new_histogram", "tool_version"]
+           "ToolMissing", "ensure_tools", "new_histogram", "redacted", "tool_version"]
 
 
 def ensure_tools(names, log=print):

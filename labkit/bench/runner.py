@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from ..errors import LabError
 from ..process import spawn, stop, tail
-from .drivers import DRIVERS, DriverOutputError, LoadSpec
+from .drivers import DRIVERS, DriverOutputError, LoadSpec, redacted
 from .cpus import allowed_cpus
 from .heaps import heap_options
 from .histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
@@ -84,15 +84,17 @@ def measured_resources(spec, samples, sampler, driver_cpu_s):
     return summarize_window(samples, sampler.seconds_since_start(start), sampler.seconds_since_start(end))
 
 
-def probe(server, path, mode, method="GET", body_file=None):
+def probe(server, path, mode, method="GET", body_file=None, headers=()):
     """One request before the load: the scenario must answer 2xx (else the whole run would only
     measure errors), and its size turns the driver's read bytes into a live req/s."""
     parts = urlsplit(server.base_url)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=65)
     body = body_file.read_bytes() if body_file else None
-    headers = {"Content-Type": "application/json"} if body_file else {}
+    request_headers = {name.strip(): value.strip() for name, value in (h.split(":", 1) for h in headers)}
+    if body_file:
+        request_headers["Content-Type"] = "application/json"
     try:
-        connection.request(method, path, body=body, headers=headers)
+        connection.request(method, path, body=body, headers=request_headers)
         response = connection.getresponse()
         answer = response.read()
     except OSError as e:
@@ -102,8 +104,8 @@ def probe(server, path, mode, method="GET", body_file=None):
     if not 200 <= response.status < 300:
         raise LabError(f"{mode}: {method} {path} answered {response.status} before the load started: "
                        f"{answer[:200].decode(errors='replace')}")
-    headers = sum(len(k) + len(v) + 4 for k, v in response.getheaders())
-    return len(f"HTTP/1.1 {response.status} {response.reason}\r\n") + headers + 2 + len(answer)
+    header_bytes = sum(len(k) + len(v) + 4 for k, v in response.getheaders())
+    return len(f"HTTP/1.1 {response.status} {response.reason}\r\n") + header_bytes + 2 + len(answer)
 
 
 def keep_log(server, out_dir, label):
@@ -171,7 +173,7 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
             load.notes.append(f"stopped by the harness after {wall_s:.0f} s: the tool did not end on time")
     except (DriverOutputError, ValueError, KeyError) as e:
         failure = f"{driver.name} exit {process.returncode}: {e}"
-    return {"load": load, "failure": failure, "command": " ".join(shlex.quote(c) for c in command),
+    return {"load": load, "failure": failure, "command": " ".join(shlex.quote(c) for c in redacted(command)),
             "samples": samples, "resources": measured_resources(spec, samples, sampler, driver_cpu_s),
             "side_files": [p for p in driver.side_files(spec) if Path(p).is_file()]}
 
@@ -284,7 +286,8 @@ class BenchRunner:
             return {}
 
     def _probe(self, server, path, mode):
-        return probe(server, path, mode, self.scenario.method, self.scenario.body_file)
+        return probe(server, path, mode, self.scenario.method, self.scenario.body_file,
+                     self.scenario.headers_for(self.config))
 
     def _keep_log(self, server, session):
         return keep_log(server, self.out_dir, f"{session.index:02d}-{session.label}")
@@ -438,7 +441,8 @@ class BenchRunner:
         config = self.config
         spec = LoadSpec(url=url, concurrency=point.level.concurrency, duration_s=seconds,
                         timeout_s=config.timeout_for(point.level), rate=config.rate, side_file_prefix=prefix,
-                        window=window, body_file=self.scenario.body_file)
+                        window=window, body_file=self.scenario.body_file,
+                        headers=self.scenario.headers_for(config))
         if ceiling:
             # ab must be given a request count: the Little's-law ceiling over the whole run, with room to spare.
             spec = replace(spec, expected_requests=int(ceiling * spec.run_seconds * 1.5) + point.level.concurrency)

@@ -21,6 +21,8 @@ EXTRA_SCENARIO_MODULES that calls `register(...)` when imported) with
 - `pool_seconds`: for a request that fans out to a shared pool of threads, the thread-seconds it
   keeps that pool busy; on a target whose pool is bounded (a platform pool of max_concurrent
   threads) the ceiling is then also pool size ÷ pool_seconds (results.little_ceiling).
+- `headers`: a function of the BenchConfig returning request headers ("Name: value"), e.g. the
+  login of a page that needs one; read when a server is up, and redacted in every record.
 Nothing in runner.py, results.py or report.py changes for a new scenario.
 """
 from dataclasses import dataclass
@@ -42,10 +44,14 @@ class Scenario:
     default_sleep: SleepSpec | None = None
     body_file: Path | None = None
     pool_seconds: Callable = None    # pool_seconds(config, level) -> float | None
+    headers: Callable = None         # headers(config) -> ("Authorization: Basic ...",)
 
     @property
     def method(self):
         return "POST" if self.body_file else "GET"
+
+    def headers_for(self, config):
+        return tuple(self.headers(config)) if self.headers else ()
 
 
 SCENARIOS: dict[str, Scenario] = {}

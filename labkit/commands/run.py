@@ -3,22 +3,12 @@ the foreground until Ctrl-C."""
 import time
 
 from .. import cargotracker
+from ..arguments import port_number, single_line
 from ..appserver import cli as appserver_cli
 from ..build import ensure_built
-from ..errors import UsageError
 from ..modes import PAYARA_MODES, payara_mode
 from ..payara import PayaraMicro
 from ..process import ensure_port_free
-
-
-def port_number(text):
-    try:
-        port = int(text)
-    except ValueError:
-        raise UsageError(f"--port must be a number in 1..65535, was '{text}'") from None
-    if not 1 <= port <= 65535:
-        raise UsageError(f"--port must be in 1..65535, was {port}")
-    return port
 
 
 def register(subparsers):
@@ -26,8 +16,8 @@ def register(subparsers):
                               description="Start Payara Micro (--server: Payara Server or GlassFish) in MODE and keep it running until Ctrl-C.")
     p.add_argument("mode", metavar="MODE", help="one of: " + ", ".join(PAYARA_MODES))
     p.add_argument("--port", default="8080", help="HTTP port (default 8080)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, loopback only)")
-    p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT",
+    p.add_argument("--host", default="127.0.0.1", type=single_line, help="address to listen on (default 127.0.0.1, loopback only)")
+    p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT", type=single_line,
                    help="extra JVM option, repeatable (e.g. --jvm-opt=-Xmx2g)")
     p.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false",
                    help="leave out domain-config/jvm.options (heap, young generation, Grizzly read buffer)")

@@ -144,16 +144,25 @@ class EchoServerProcess:
 
     def __enter__(self):
         self.process = spawn(self.command, self.log_path)
-        self.watch = proc.Watch(self.process.pid)
+        try:
+            self.watch = proc.Watch(self.process.pid)
+            if self._wait_until_listening():
+                return self
+        except BaseException:
+            stop(self.process)  # Ctrl-C while starting: the server goes too
+            raise
+        stop(self.process)
+        raise LabError(f"the echo server did not start; its log ({self.log_path}):\n{tail(self.log_path)}")
+
+    def _wait_until_listening(self):
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while time.monotonic() < deadline:
             if "LISTENING" in self.log_path.read_text(errors="replace"):
-                return self
+                return True
             if self.process.poll() is not None:
-                break
+                return False
             time.sleep(0.1)
-        stop(self.process)
-        raise LabError(f"the echo server did not start; its log ({self.log_path}):\n{tail(self.log_path)}")
+        return False
 
     def __exit__(self, *exc):
         self.watch.sample()

@@ -4,6 +4,8 @@ import os
 import socket
 import urllib.error
 import urllib.request
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -44,6 +46,7 @@ def test_every_baseline_is_a_target_with_its_limit():
     }
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("name, virtual", [("jdk-executor-10000", False), ("helidon", True), ("vertx-virtual", True),
                                            ("vertx-eventloop", False)])
 def test_a_target_starts_answers_and_stops_without_leftovers(name, virtual):
@@ -94,6 +97,7 @@ def test_a_taken_port_is_refused_before_anything_starts():
         assert server.process is None
 
 
+@pytest.mark.server
 def test_a_small_sweep_writes_table_chart_and_data(tmp_path):
     points = [memory.Point(False, 100, 50), memory.Point(True, 2000, 50)]
     document = memory.sweep(points, tmp_path, log=lambda message: None)
@@ -112,3 +116,18 @@ def test_a_small_sweep_writes_table_chart_and_data(tmp_path):
 def test_memory_usage_errors_exit_2(argv, capsys):
     assert cli.main(argv) == 2
     assert "lab memory:" in capsys.readouterr().err
+
+
+def test_ctrl_c_while_a_baseline_starts_stops_its_jvm(monkeypatch):
+    monkeypatch.setattr(baselines, "ensure_baselines_built", lambda: None)
+    server = baselines.BaselineServer(baselines.BASELINES["jdk-virtual"], 19282, java_home=Path(sys.executable).parent)
+    # A child that would run for two minutes, and a Ctrl-C while the lab waits for it to answer.
+    monkeypatch.setattr(server, "command", lambda: [sys.executable, "-c", "import time; time.sleep(120)"])
+
+    def interrupted():
+        raise KeyboardInterrupt
+    monkeypatch.setattr(server, "is_ready", interrupted)
+
+    with pytest.raises(KeyboardInterrupt):
+        server.start()
+    assert server.process.poll() is not None, "the child was left running"

@@ -38,6 +38,7 @@ def bench(*arguments, env=None):
     (["--restart", "never"], "invalid choice"),
     (["--name", "../x"], "name may hold"),
     (["--unknown-option"], "unrecognized arguments"),
+    (["--jvm-opt=-Xmx1g\ndeploy /tmp/x.war"], "argument --jvm-opt: must be a single line"),
 ])
 def test_bad_option_gets_the_usage_line_and_exit_2(arguments, message):
     result = bench(*arguments)

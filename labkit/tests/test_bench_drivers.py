@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from labkit.bench.drivers import DRIVERS, DriverOutputError, LoadSpec, ToolMissing
+from labkit.bench.drivers import DRIVERS, DriverOutputError, LoadSpec, ToolMissing, redacted
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "drivers"
 TOOLS = ("bombardier", "ab", "wrk")
@@ -138,6 +138,18 @@ def test_wrk_command_never_has_more_threads_than_connections():
     command = DRIVERS["wrk"].command(spec(concurrency=1, timeout_s=0.2), "wrk")
     assert command[command.index("--threads") + 1] == "1"
     assert command[command.index("--timeout") + 1] == "1s"
+
+
+@pytest.mark.parametrize("tool, flag", [("bombardier", "--header"), ("ab", "-H"), ("wrk", "--header")])
+def test_every_driver_sends_the_scenarios_headers_and_reports_redact_credentials(tool, flag):
+    login = "Authorization: Basic YWRtaW46c2VjcmV0"
+    command = DRIVERS[tool].command(spec(headers=(login, "Accept: text/html")), tool)
+    assert command[command.index(login) - 1] == flag
+    assert command[command.index("Accept: text/html") - 1] == flag
+    assert command[-1].startswith("http://"), "the URL stays last"
+    shown = redacted(command)
+    assert "Authorization: <redacted>" in shown and not any("YWRtaW46c2VjcmV0" in part for part in shown)
+    assert "Accept: text/html" in shown
 
 
 @pytest.mark.parametrize("tool,hint", [("bombardier", "install-bombardier.sh"), ("ab", "apache2-utils"), ("wrk", "apt-get install wrk")])

@@ -16,6 +16,8 @@ import pytest
 from labkit import ROOT
 from labkit.payara import lab_jvm_options
 
+pytestmark = pytest.mark.server
+
 
 def bench_command(out, port, *extra):
     return [sys.executable, "-m", "labkit.cli", "bench", "--modes", "virtual", "--sleep", "50", "--warmup", "1",

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from labkit.bench import config as options
+from labkit.bench.command import outcome
 from labkit.bench.config import BenchConfig, LoadLevel, SleepSpec
 from labkit.bench.drivers import DRIVERS, LoadSpec
 from labkit.bench.jfr import epoch_seconds, iso_duration_s, summarize_events
@@ -519,3 +520,12 @@ def test_only_platform_targets_with_a_bounded_pool_share_a_task_pool():
         assert runner._task_pool(unshared, level) is None
     runner.scenario = scenario("sleep")
     assert runner._task_pool(platform, level) is None
+
+
+def test_a_run_is_complete_only_when_every_point_has_a_result():
+    measured = [{"id": "01-virtual-c100", "failure": None}, {"id": "02-virtual-c1000", "failure": None}]
+    assert outcome(measured) == ("complete", None)
+    one_failed = [measured[0], {"id": "02-virtual-c1000", "failure": "wrk exit 1: no result line"}]
+    state, error = outcome(one_failed)
+    assert state == "failed"
+    assert "1 of 2 points failed" in error and "02-virtual-c1000" in error and "01-virtual-c100" not in error

@@ -1,9 +1,13 @@
 """CargoTracker in the lab: targets per thread mode, bench scenarios for its GET pages, and
 `./lab run --app cargotracker` refusing what it cannot do. None of these start a server."""
+import base64
 import subprocess
 import sys
 
+import pytest
+
 from labkit import ROOT, cargotracker
+from labkit.errors import LabError
 from labkit.bench.scenarios import all_scenarios
 from labkit.modes import PAYARA_MODES
 from labkit.targets import all_targets
@@ -54,3 +58,21 @@ def test_run_refuses_an_unknown_app_with_the_usage_line():
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
     assert result.returncode == 2
     assert "invalid choice: 'petstore'" in result.stderr
+
+
+def test_every_cargotracker_server_gets_the_labs_admin_password_file():
+    for keep_data in (True, False):
+        command = cargotracker.payara_micro(PAYARA_MODES["virtual"], 18499, keep_data=keep_data).command()
+        assert f"-Dcargotracker.admin.password.file={cargotracker.ADMIN_PASSWORD_FILE}" in command
+
+
+def test_the_dashboard_is_loaded_logged_in_and_tracking_without_a_login(tmp_path):
+    scenarios = all_scenarios()
+    assert scenarios["cargotracker-track"].headers_for(None) == ()
+    password_file = tmp_path / "admin-password"
+    password_file.write_text("s3cret-enough-password\nignored\n")
+    header = cargotracker.admin_authorization(password_file)
+    assert header == "Authorization: Basic " + base64.b64encode(b"admin:s3cret-enough-password").decode()
+    assert scenarios["cargotracker-dashboard"].headers is not None
+    with pytest.raises(LabError, match="no CargoTracker admin password"):
+        cargotracker.admin_authorization(tmp_path / "missing")

@@ -263,6 +263,76 @@ def test_the_server_entrypoint_accepts_a_real_password_then_needs_payara(tmp_pat
     assert "no-payara/bin/asadmin" in result.stderr
 
 
+# A stand-in asadmin: logs each call, creates the domain folder on create-domain, and fails the
+# step named in $FAIL_STEP (start-domain of the configuration, or a multimode command).
+FAKE_ASADMIN = r"""#!/bin/bash
+echo "$*" >> "$ASADMIN_LOG"
+for last; do :; done
+case " $* " in
+  *" create-domain "*) mkdir -p "$PAYARA_DIR/glassfish/domains/$last/config" "$PAYARA_DIR/glassfish/domains/$last/lib" ;;
+  *" start-domain --verbose "*) exit 0 ;;
+  *" start-domain "*) [[ $FAIL_STEP == start ]] && exit 1 ;;
+  *" multimode "*) [[ $FAIL_STEP == deploy ]] && echo "Command deploy failed." ;;
+esac
+exit 0
+"""
+
+
+def _start_domain_with_fake_payara(tmp_path, fail_step=""):
+    payara = tmp_path / "payara"
+    (payara / "bin").mkdir(parents=True, exist_ok=True)
+    (payara / "bin" / "asadmin").write_text(FAKE_ASADMIN)
+    (payara / "bin" / "asadmin").chmod(0o755)
+    lab = tmp_path / "lab"
+    lab.mkdir(exist_ok=True)
+    (lab / "pre-boot-commands.asadmin").write_text((ROOT / "domain-config" / "virtual" / "pre-boot-commands.asadmin").read_text())
+    shutil.copy(DOCKER / "server" / "micro-to-server.sed", lab)
+    (lab / "virtual-pool.jar").write_text("jar")
+    secret = tmp_path / "secret"
+    secret.write_text("a-real-secret-password\n")
+    log = tmp_path / "asadmin.log"
+    log.write_text("")
+    script = (DOCKER / "server" / "start-domain.sh").read_text().replace("lab=/opt/loomlab", f"lab={lab}")
+    env = {"PATH": os.environ["PATH"], "ADMIN_PASSWORD_FILE": str(secret), "PAYARA_DIR": str(payara),
+           "ASADMIN_LOG": str(log), "FAIL_STEP": fail_step, "LOOMLAB_MODE": "virtual"}
+    result = subprocess.run(["bash", "-c", script], env=env, text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, timeout=60)
+    return result, log.read_text().splitlines(), payara / "glassfish" / "domains" / "loomlab"
+
+
+@pytest.mark.parametrize("fail_step", ["start", "deploy"])
+def test_a_first_start_that_fails_half_way_is_configured_again_by_the_next(tmp_path, fail_step):
+    failed, _, domain = _start_domain_with_fake_payara(tmp_path, fail_step)
+    assert failed.returncode != 0
+    assert not (domain / "loomlab-configured").exists()
+
+    retried, calls, domain = _start_domain_with_fake_payara(tmp_path)
+
+    assert retried.returncode == 0, retried.stderr
+    assert any("create-domain" in c for c in calls), "the half-configured domain is created again"
+    assert any("multimode" in c for c in calls), "and configured again"
+    assert (domain / "loomlab-configured").read_text().strip() == "virtual"
+    assert (domain / "lib" / "virtual-pool.jar").is_file()
+    assert calls[-1].endswith("start-domain --verbose loomlab")
+
+
+def test_a_configured_domain_is_started_without_configuring_it_again(tmp_path):
+    first, _, _ = _start_domain_with_fake_payara(tmp_path)
+    assert first.returncode == 0, first.stderr
+
+    again, calls, _ = _start_domain_with_fake_payara(tmp_path)
+
+    assert again.returncode == 0, again.stderr
+    assert calls == ["--interactive=false start-domain --verbose loomlab"]
+
+
+def test_the_configured_mark_is_written_after_the_last_configuration_step():
+    lines = (DOCKER / "server" / "start-domain.sh").read_text().splitlines()
+    mark = next(i for i, l in enumerate(lines) if re.search(r'> "\$configured"', l))
+    for step in ("stop-domain", "multimode", "create-domain", "Command [^ ]+ failed"):
+        assert max(i for i, l in enumerate(lines) if step in l) < mark, f"{step} comes after the mark"
+
+
 # ---- the same Micro → Server translation as ./lab ------------------------------------------------
 
 @pytest.mark.skipif(shutil.which("sed") is None, reason="needs sed")

@@ -8,7 +8,7 @@ import pytest
 from labkit import ROOT
 from labkit.appserver.commands import jvm_option_commands, preboot_commands
 from labkit.build import pom_property
-from labkit.errors import LabError, UsageError
+from labkit.errors import LabError
 from labkit.glassfish import GlassFish, GlassFishDistribution
 from labkit.modes import PAYARA_MODES
 from labkit.payara_server import PayaraServer

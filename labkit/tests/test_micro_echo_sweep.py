@@ -4,6 +4,7 @@ Ports 18370-18399 (the lab's micro-benchmarks use 18300-18399; the Java tests 18
 """
 import csv
 import socket
+import sys
 
 import pytest
 
@@ -44,6 +45,7 @@ def java_and_jar():
     return java_home, java_home / "bin" / "java", common.ensure_benchmarks_jar(log=quiet)
 
 
+@pytest.mark.server
 def test_short_sweep_writes_csv_chart_and_report(java_and_jar, tmp_path):
     # Through the command line, as a user runs it; each run listens on 4 ports, runs rotate over 20.
     first = free_test_ports(echo.PORT_SPAN)
@@ -81,6 +83,7 @@ def test_short_sweep_writes_csv_chart_and_report(java_and_jar, tmp_path):
     assert (tmp_path / "report.md").read_text() == report
 
 
+@pytest.mark.server
 def test_client_out_of_sockets_reports_how_far_it_got(java_and_jar, tmp_path):
     _, java, jar = java_and_jar
     settings = echo.SweepSettings(connections=(200,), clients=("nio", "virtual"), duration_s=1.0,
@@ -130,3 +133,14 @@ def test_client_command_lowers_only_the_clients_file_limit():
 def test_runs_rotate_over_blocks_of_listen_ports():
     settings = echo.SweepSettings(connections=(10,), port=18320, port_span=20, listen_ports=4)
     assert [settings.first_port(k) for k in range(7)] == [18320, 18324, 18328, 18332, 18336, 18320, 18324]
+
+
+def test_ctrl_c_while_the_echo_server_starts_stops_it(tmp_path, monkeypatch):
+    def interrupted(pid):
+        raise KeyboardInterrupt  # as if Ctrl-C came just after the server was spawned
+    monkeypatch.setattr(echo.proc, "Watch", interrupted)
+    server = echo.EchoServerProcess([sys.executable, "-c", "import time; time.sleep(120)"], tmp_path / "server.log")
+
+    with pytest.raises(KeyboardInterrupt):
+        server.__enter__()
+    assert server.process.poll() is not None, "the echo server was left running"

@@ -24,6 +24,7 @@ from labkit.payara_server import PayaraServer
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
 pytestmark = [
+    pytest.mark.server,
     pytest.mark.skipif(os.environ.get("LOOMLAB_CONSOLE_TEST") != "1", reason="opt-in: LOOMLAB_CONSOLE_TEST=1"),
     pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="needs apt-get install chromium chromium-driver"),
 ]

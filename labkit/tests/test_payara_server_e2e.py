@@ -17,8 +17,10 @@ from labkit.modes import payara_mode
 from labkit.payara_server import AdminPasswordRefused, PayaraServer
 from labkit.process import ensure_port_free
 
-pytestmark = pytest.mark.skipif(os.environ.get("LOOMLAB_SKIP_PAYARA_SERVER") == "1",
-                                reason="LOOMLAB_SKIP_PAYARA_SERVER=1")
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.skipif(os.environ.get("LOOMLAB_SKIP_PAYARA_SERVER") == "1", reason="LOOMLAB_SKIP_PAYARA_SERVER=1"),
+]
 
 PORT = 18580
 DOMAIN = f"loomlab-test-{PORT}"
@@ -88,3 +90,51 @@ def test_virtual_4000_on_payara_server_then_a_wrong_admin_password(tmp_path):
         server.stop()
         shutil.rmtree(server.domain.dir, ignore_errors=True)
         shutil.rmtree(server.run_dir, ignore_errors=True)
+
+
+def test_a_domain_left_running_by_a_killed_lab_is_stopped_by_the_next_run():
+    """SIGKILL reaches only the lab: its launcher dies with it, the domain JVM lives on holding the
+    ports. The next run on the port, in another mode, names and stops it instead of failing its port check."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from labkit import ROOT
+    from labkit import payara_server as ps
+
+    port = 19285
+    ensure_built(log=lambda message: None)
+    lab = subprocess.Popen([sys.executable, "-m", "labkit.cli", "run", "platform-4000", "--server", "payara-server",
+                            "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    distribution = ps.Distribution()
+    servers = []
+    try:
+        for line in lab.stdout:
+            if line.startswith("ready:"):
+                break
+        else:
+            pytest.fail(f"./lab run exited with {lab.wait()} before it was ready")
+        lab.send_signal(signal.SIGKILL)
+        lab.wait()
+        deadline = time.monotonic() + 30
+        while not (left := ps.leftover_servers(distribution.domains_dir, port)) and time.monotonic() < deadline:
+            time.sleep(0.5)  # the launcher is gone once the kernel has delivered its parent-death signal
+        assert [domain for _, domain in left] == [f"loomlab-{port}-platform-4000"], "the domain JVM outlived the lab"
+
+        messages = []
+        server = PayaraServer(payara_mode("virtual"), port=port, log=messages.append)
+        servers.append(server)
+        with server:
+            assert server.info()["request"]["virtual"] is True
+        assert any(f"pid {left[0][0]}" in m and "killed" in m for m in messages), messages
+        assert ps.leftover_servers(distribution.domains_dir, port) == []
+    finally:
+        if lab.poll() is None:
+            lab.kill()
+        for pid, _ in ps.leftover_servers(distribution.domains_dir, port):
+            ps._terminate(pid)
+        for server in servers:
+            server.stop()
+        for mode in ("platform-4000", "virtual"):
+            shutil.rmtree(distribution.domains_dir / f"loomlab-{port}-{mode}", ignore_errors=True)

@@ -3,12 +3,14 @@ import re
 import socket
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from labkit import ROOT
 from labkit import payara_server as ps
+from labkit.appserver.server import gone
 from labkit.errors import LabError, UsageError
 from labkit.modes import PAYARA_MODES
 from labkit.targets import all_targets
@@ -177,3 +179,58 @@ def test_a_remote_console_without_secure_admin_is_refused():
     result = _lab("run", "virtual", "--server", "payara-server", "--port", "18590", "--console-host", "0.0.0.0")
     assert result.returncode == 2
     assert "--console-host 0.0.0.0" in result.stderr and "loopback" in result.stderr
+
+
+# ---- servers left by a killed lab ----------------------------------------------------------------
+
+def _fake_process(proc, pid, ppid, *args):
+    (proc / str(pid)).mkdir(parents=True)
+    (proc / str(pid) / "cmdline").write_bytes(b"\0".join(a.encode() for a in args) + b"\0")
+    (proc / str(pid) / "stat").write_text(f"{pid} (java) S {ppid} {pid} {pid} 0 -1\n")
+
+
+def test_only_orphaned_servers_of_the_lab_domains_on_the_port_are_leftovers(tmp_path):
+    proc, domains = tmp_path / "proc", tmp_path / "domains"
+    root = f"-Dcom.sun.aas.instanceRoot={domains}"
+    _fake_process(proc, 100, 1, "java", f"{root}/loomlab-18580-virtual", "com.sun.enterprise.glassfish.bootstrap.ASMain")
+    _fake_process(proc, 200, 1, "java", "-jar", "admin-cli.jar", "start-domain", "--verbose", "loomlab-18580-platform-4000")
+    _fake_process(proc, 201, 200, "java", f"{root}/loomlab-18580-platform-4000", "ASMain")  # a running lab's
+    _fake_process(proc, 300, 1, "java", f"{root}/loomlab-1858-virtual", "ASMain")           # another port
+    _fake_process(proc, 301, 1, "java", f"{root}/loomlab-18580-virtual/sub", "ASMain")       # not a domain root
+    _fake_process(proc, 302, 1, "java", f"{root}/loomlab-it-virtual-4000", "ASMain")        # Arquillian's
+    (proc / "self").mkdir()
+    assert ps.leftover_servers(domains, 18580, proc=proc) == [(100, "loomlab-18580-virtual")]
+
+
+def test_a_server_left_on_the_port_by_a_killed_lab_is_stopped_before_the_port_check(tmp_path):
+    distribution = ps.Distribution(version="test", home=tmp_path)
+    port = 19281
+    # A stand-in for the orphaned server JVM of another mode's domain: it holds the HTTP port, and its
+    # command line names the domain; the shell that starts it exits at once, as the killed launcher did.
+    root = f"-Dcom.sun.aas.instanceRoot={distribution.domains_dir}/loomlab-{port}-platform-4000"
+    listen = (f"import socket, time; s = socket.socket(); s.bind(('127.0.0.1', {port})); s.listen(); "
+              f"time.sleep(120)")
+    subprocess.run(["/bin/sh", "-c", f'"{sys.executable}" -c "{listen}" "{root}" >/dev/null 2>&1 &'], check=True)
+    deadline = time.monotonic() + 10
+    while socket.socket().connect_ex(("127.0.0.1", port)) != 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    [(pid, domain)] = ps.leftover_servers(distribution.domains_dir, port)
+    messages = []
+    server = ps.PayaraServer(PAYARA_MODES["virtual"], port=port, distribution=distribution,
+                             java_home=tmp_path, log=messages.append)
+
+    server._check_ports()  # before the fix: "port 19281 (HTTP ...) is in use"
+
+    assert gone(pid)
+    assert len(messages) == 1 and f"pid {pid}" in messages[0] and domain in messages[0], messages
+
+
+@pytest.mark.parametrize("option", [["--host", "127.0.0.1\nset x=y"], ["--jvm-opt=-Xmx1g\rdeploy /tmp/x.war"],
+                                    ["--server", "payara-server", "--console-host", "127.0.0.1\nx"]])
+def test_a_value_with_a_line_break_is_a_usage_error(option):
+    # Each value becomes one line of a pre-boot or asadmin multimode file; a break would add a command.
+    result = subprocess.run([sys.executable, "-m", "labkit.cli", "run", "virtual", "--port", "19283", *option],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: ./lab run")
+    assert "must be a single line" in result.stderr

@@ -126,7 +126,7 @@ class ThreadModeIT {
         assertEquals(mode.maxConcurrent, pool.getInt("peakActive"), "peak active " + pool);
     }
 
-    /** Beyond bound + queue, requests are refused (error or closed connection) and the server stays healthy. */
+    /** Beyond bound + queue, requests are refused with 503 and the server stays healthy. */
     @Test
     void boundedPoolRejectsBeyondItsQueueAndStaysHealthy() throws Exception {
         assumeTrue(mode == ModeUnderTest.VIRTUAL_BOUNDED_TEST, "needs the tiny test bound and queue");
@@ -142,6 +142,8 @@ class ThreadModeIT {
         assertTrue(ok < outcomes.size(), "some requests beyond " + capacity + " must be refused");
         long rejected = pool(client).getJsonNumber("rejected").longValue() - rejectedBefore;
         assertTrue(rejected >= outcomes.size() - ok, "pool counted " + rejected + " rejections for " + (outcomes.size() - ok) + " failures");
+        long serviceUnavailable = outcomes.stream().filter(o -> o.status() == 503).count();
+        assertEquals(outcomes.size() - ok, serviceUnavailable, "every refused request gets a 503, not a closed connection: " + failures(outcomes));
         assertEquals(200, client.get("api/sleep?ms=1").status(), "server still serves after rejecting");
     }
 
@@ -208,6 +210,8 @@ class ThreadModeIT {
                 {"api/work?kind=sleep", "kind"},
                 {"api/work?kind=hash&rounds=0", "rounds"},
                 {"api/work?kind=keypair&bits=1500", "bits"},
+                {"api/work?kind=hash&rounds=100001", "rounds"},
+                {"api/work?kind=keypair&bits=4096", "bits"},
         };
         for (String[] c : cases) {
             checks.add(expect400.apply(c));
@@ -237,6 +241,13 @@ class ThreadModeIT {
         }
         // The cap is a setting: this container lowers it to 5000 with -Dloomlab.sleep.maxMs.
         checks.add(() -> assertEquals("0.." + sleepCap, client.get("api/sleep?ms=" + (sleepCap + 1)).json().getString("allowed")));
+        // CPU work is capped so one request cannot hold a carrier for long; the 400 says the cap and why.
+        checks.add(() -> {
+            JsonObject tooMany = client.get("api/work?kind=hash&rounds=1000000").json();
+            assertEquals("1..100000", tooMany.getString("allowed"), tooMany.toString());
+            assertTrue(tooMany.getString("error").contains("not time-sliced"), tooMany.toString());
+        });
+        checks.add(() -> assertEquals("1024..2048", client.get("api/work?kind=keypair&bits=4096").json().getString("allowed")));
         assertAll(checks);
     }
 

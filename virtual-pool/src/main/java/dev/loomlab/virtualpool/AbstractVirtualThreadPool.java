@@ -1,6 +1,7 @@
 package dev.loomlab.virtualpool;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
@@ -23,7 +24,8 @@ import org.glassfish.hk2.api.ServiceLocator;
 
 /**
  * The mechanics every LoomLab pool shares: Grizzly configuration, thread naming and context class
- * loader, admission (bounded or not), metrics over JMX, and a graceful shutdown.
+ * loader, admission (bounded or not), metrics over JMX, shutdown as the {@code ExecutorService}
+ * contract has it, and a 503 for the HTTP requests it refuses.
  * <p>
  * Grizzly creates the pool from the thread pool's {@code classname} attribute with the public
  * no-arg constructor, then passes the {@code <thread-pool>} configuration to
@@ -33,16 +35,15 @@ import org.glassfish.hk2.api.ServiceLocator;
 public abstract class AbstractVirtualThreadPool extends AbstractExecutorService
         implements ConfigAwareElement<ThreadPool>, VirtualThreadPoolMXBean {
 
-    /** How long {@link #shutdownNow()} lets in-flight requests finish before interrupting them. */
-    public static final String SHUTDOWN_GRACE_PROPERTY = "loomlab.virtualpool.shutdownGraceSeconds";
     public static final String JMX_DOMAIN = "dev.loomlab";
 
     private static final Logger LOG = Logger.getLogger(AbstractVirtualThreadPool.class.getName());
     private static final AtomicInteger UNCONFIGURED_POOLS = new AtomicInteger();
 
     protected final PoolMetrics metrics = new PoolMetrics();
+    private final PoolLifecycle lifecycle = new PoolLifecycle();
+    private final Set<Job> notYetRunning = ConcurrentHashMap.newKeySet();
     private final Set<Thread> runningThreads = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger inFlight = new AtomicInteger();
     private final ReentrantLock terminationLock = new ReentrantLock();
     private final Condition terminated = terminationLock.newCondition();
 
@@ -50,7 +51,6 @@ public abstract class AbstractVirtualThreadPool extends AbstractExecutorService
     private volatile ThreadFactory threadFactory;
     private volatile ClassLoader taskClassLoader;
     private volatile Admission admission = Admission.unlimited();
-    private volatile boolean shutdown;
     private volatile ObjectName registeredAs;
 
     protected AbstractVirtualThreadPool() {
@@ -76,7 +76,7 @@ public abstract class AbstractVirtualThreadPool extends AbstractExecutorService
     /** The admission policy for this pool, read from the {@code <thread-pool>} configuration. */
     protected abstract Admission admissionFor(ThreadPool config);
 
-    /** Starts {@code body} on a virtual thread (a new one, or one this pool keeps). */
+    /** Starts {@code body} on a virtual thread (a new one, or one this pool keeps); throws if it cannot. */
     protected abstract void launch(Runnable body);
 
     /** Virtual threads are named {@code <pool>-virtual-<n>}. */
@@ -113,57 +113,136 @@ public abstract class AbstractVirtualThreadPool extends AbstractExecutorService
         if (task == null) {
             throw new NullPointerException("task");
         }
-        if (shutdown) {
-            metrics.rejected();
+        if (!lifecycle.tryEnter()) {
+            refuse(task);
             throw new RejectedExecutionException(poolName + " is shut down");
         }
         Admission gate = admission;
         if (!gate.tryReserve()) {
-            metrics.rejected();
+            exit();
+            refuse(task);
             throw new RejectedExecutionException(poolName + " is full: " + gate.maxConcurrent() + " running and "
                     + gate.maxWaiting() + " waiting");
         }
-        inFlight.incrementAndGet();
+        Job job = new Job(task, gate);
+        notYetRunning.add(job);
         metrics.accepted();
         try {
-            launch(() -> runAdmitted(gate, task));
+            launch(job);
         } catch (RuntimeException | Error e) {
+            notYetRunning.remove(job);
             gate.cancel();
-            taskDone();
-            metrics.rejected();
+            metrics.startFailed();
+            exit();
             throw new RejectedExecutionException(poolName + " could not start a virtual thread", e);
         }
     }
 
-    private void runAdmitted(Admission gate, Runnable task) {
-        Thread me = Thread.currentThread();
-        me.setContextClassLoader(taskClassLoader);
-        try {
-            gate.acquire(metrics);
-        } catch (InterruptedException e) {
-            // Shut down while waiting: the task never ran, and its connection is closed by Grizzly.
-            gate.cancel();
-            taskDone();
-            return;
-        }
-        runningThreads.add(me);
-        metrics.runs();
-        try {
-            task.run();
-        } catch (Throwable t) {
-            LOG.log(Level.WARNING, poolName + ": task failed", t);
-        } finally {
-            metrics.finishes();
-            runningThreads.remove(me);
-            gate.release();
-            taskDone();
+    private void refuse(Runnable task) {
+        metrics.rejected();
+        HttpRefusal.answerServiceUnavailable(task);
+    }
+
+    private void exit() {
+        if (lifecycle.exit()) {
+            terminated();
         }
     }
 
-    private void taskDone() {
-        metrics.completes();
-        if (inFlight.decrementAndGet() == 0 && shutdown) {
-            signalTerminated();
+    /**
+     * An accepted task on its way to running: it may still wait for its virtual thread to start
+     * or for a permit. Exactly one of "it runs" and "shutdownNow drains it" wins.
+     */
+    private final class Job implements Runnable {
+        private static final int QUEUED = 0;
+        private static final int RUNNING = 1;
+        private static final int DRAINED = 2;
+
+        private final Runnable task;
+        private final Admission gate;
+        private final AtomicInteger state = new AtomicInteger(QUEUED);
+        private volatile Thread thread;
+
+        Job(Runnable task, Admission gate) {
+            this.task = task;
+            this.gate = gate;
+        }
+
+        /** Called by shutdownNow: true if the task will never run; its waiting thread is woken. */
+        boolean drain() {
+            if (!state.compareAndSet(QUEUED, DRAINED)) {
+                return false;
+            }
+            // Written after the state, read after the thread field is set in run(): one of the two sees the other.
+            Thread waiting = thread;
+            if (waiting != null) {
+                waiting.interrupt();
+            }
+            return true;
+        }
+
+        @Override
+        public void run() {
+            Thread me = Thread.currentThread();
+            thread = me;
+            if (state.get() != QUEUED) {
+                gate.cancel();
+                ended();
+                return;
+            }
+            me.setContextClassLoader(taskClassLoader);
+            if (!acquirePermitUnlessDrained()) {
+                gate.cancel();
+                ended();
+                return;
+            }
+            // Registered before the task is marked running, so shutdownNow interrupts it either way.
+            runningThreads.add(me);
+            if (!state.compareAndSet(QUEUED, RUNNING)) {
+                runningThreads.remove(me);
+                gate.release();
+                ended();
+                return;
+            }
+            notYetRunning.remove(this);
+            metrics.runs();
+            try {
+                task.run();
+            } catch (Throwable t) {
+                LOG.log(Level.WARNING, poolName + ": task failed", t);
+            } finally {
+                metrics.finishes();
+                runningThreads.remove(me);
+                gate.release();
+                ended();
+            }
+        }
+
+        /** Waits for a permit; false when shutdownNow drained the task meanwhile (it then never runs). */
+        private boolean acquirePermitUnlessDrained() {
+            boolean strayInterrupt = false;
+            try {
+                while (true) {
+                    try {
+                        gate.acquire(metrics);
+                        return true;
+                    } catch (InterruptedException e) {
+                        if (state.get() == DRAINED) {
+                            return false;
+                        }
+                        strayInterrupt = true; // not ours: keep waiting, and hand the flag to the task
+                    }
+                }
+            } finally {
+                if (strayInterrupt) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        private void ended() {
+            metrics.completes();
+            exit();
         }
     }
 
@@ -171,43 +250,40 @@ public abstract class AbstractVirtualThreadPool extends AbstractExecutorService
 
     @Override
     public void shutdown() {
-        shutdown = true;
-        if (inFlight.get() == 0) {
-            signalTerminated();
+        if (lifecycle.shutdown()) {
+            terminated();
         }
         unregisterMBean();
     }
 
     /**
-     * Lets in-flight requests finish for up to {@value #SHUTDOWN_GRACE_PROPERTY} seconds (default 30),
-     * then interrupts the ones still running. No task waits in a queue here: each waits on its
-     * own thread, so the returned list is always empty.
+     * Refuses new tasks, interrupts the running ones and returns, without waiting, the tasks that were
+     * accepted but never started (still waiting for a permit or for their thread). Like Grizzly's own
+     * pool, in-flight requests are interrupted at once; for a graceful stop use {@link #shutdown()}
+     * and {@link #awaitTermination}.
      */
     @Override
     public List<Runnable> shutdownNow() {
         shutdown();
-        long graceSeconds = Long.getLong(SHUTDOWN_GRACE_PROPERTY, 30);
-        try {
-            if (!awaitTermination(graceSeconds, TimeUnit.SECONDS)) {
-                LOG.warning(() -> poolName + ": " + inFlight.get() + " tasks still running after " + graceSeconds
-                        + " s; interrupting them");
-                runningThreads.forEach(Thread::interrupt);
+        List<Runnable> neverStarted = new ArrayList<>();
+        for (Job job : notYetRunning) {
+            if (job.drain()) {
+                notYetRunning.remove(job);
+                neverStarted.add(job.task);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            runningThreads.forEach(Thread::interrupt);
         }
-        return List.of();
+        runningThreads.forEach(Thread::interrupt);
+        return neverStarted;
     }
 
     @Override
     public boolean isShutdown() {
-        return shutdown;
+        return lifecycle.isShutdown();
     }
 
     @Override
     public boolean isTerminated() {
-        return shutdown && inFlight.get() == 0;
+        return lifecycle.isTerminated();
     }
 
     @Override
@@ -227,13 +303,19 @@ public abstract class AbstractVirtualThreadPool extends AbstractExecutorService
         }
     }
 
-    private void signalTerminated() {
+    /** The last task has ended after shutdown (called once per pool). */
+    private void terminated() {
         terminationLock.lock();
         try {
             terminated.signalAll();
         } finally {
             terminationLock.unlock();
         }
+        onTerminated();
+    }
+
+    /** Hook for a subclass to release what it holds (idle threads) once the pool has terminated. */
+    protected void onTerminated() {
     }
 
     // ---- JMX ----------------------------------------------------------------------------------

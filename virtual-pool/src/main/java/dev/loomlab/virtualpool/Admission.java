@@ -1,6 +1,7 @@
 package dev.loomlab.virtualpool;
 
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -86,7 +87,8 @@ abstract sealed class Admission {
 
         @Override
         void acquire(PoolMetrics metrics) throws InterruptedException {
-            if (permits.tryAcquire()) {
+            // The timed form honours fairness; a plain tryAcquire() would overtake the waiters.
+            if (permits.tryAcquire(0, TimeUnit.NANOSECONDS)) {
                 return;
             }
             metrics.waitingBegins();

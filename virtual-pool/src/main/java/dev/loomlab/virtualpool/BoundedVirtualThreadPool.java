@@ -5,7 +5,7 @@ import org.glassfish.grizzly.config.dom.ThreadPool;
 /**
  * One new virtual thread per task, at most {@code max-thread-pool-size} running at once and at
  * most {@code max-queue-size} waiting for a turn (-1: no limit); beyond that, tasks are rejected
- * and Grizzly closes the connection. The settings are the same ones the platform pool reads, so
+ * and the client gets a 503 (see {@link HttpRefusal}). The settings are the same ones the platform pool reads, so
  * the admin console's "Max Thread Pool Size" bounds this pool too.
  * <pre>
  * set configs.config.server-config.thread-pools.thread-pool.http-thread-pool.classname=dev.loomlab.virtualpool.BoundedVirtualThreadPool

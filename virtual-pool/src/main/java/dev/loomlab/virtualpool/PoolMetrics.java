@@ -21,6 +21,12 @@ final class PoolMetrics {
         rejected.increment();
     }
 
+    /** An accepted task whose thread could not start: it counts as rejected only, never as started. */
+    void startFailed() {
+        started.decrement();
+        rejected.increment();
+    }
+
     void waitingBegins() {
         waiting.incrementAndGet();
     }
@@ -41,7 +47,7 @@ final class PoolMetrics {
         active.decrementAndGet();
     }
 
-    /** A task that never ran (refused a permit by interruption) still counts as completed. */
+    /** A task that never ran (drained by shutdownNow) still counts as completed. */
     void completes() {
         completed.increment();
     }

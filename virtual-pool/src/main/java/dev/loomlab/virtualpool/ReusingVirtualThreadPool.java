@@ -1,5 +1,6 @@
 package dev.loomlab.virtualpool;
 
+import java.util.List;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,9 @@ import org.glassfish.grizzly.config.dom.ThreadPool;
  * virtual thread per request starts with empty caches, so every request allocates and zeroes a
  * fresh direct buffer and heap chunk, and the garbage grows with the request rate. Reusing the
  * virtual thread keeps its caches warm. See docs/virtual-threads-on-grizzly.md.
+ * <p>
+ * The price: every other {@code ThreadLocal} stays too. A value a request sets and does not remove
+ * is seen by the next request on the same thread (virtual-pool/README.md names the code at risk).
  * <pre>
  * set configs.config.server-config.thread-pools.thread-pool.http-thread-pool.classname=dev.loomlab.virtualpool.ReusingVirtualThreadPool
  * </pre>
@@ -56,21 +60,17 @@ public class ReusingVirtualThreadPool extends AbstractVirtualThreadPool {
         return getStarted() - threadsCreated.sum();
     }
 
-    /** Idle workers end once every request in flight has finished. */
+    /** Idle workers end once every request in flight has finished after shutdown. */
     @Override
-    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        boolean done = super.awaitTermination(timeout, unit);
-        if (done) {
-            workers.shutdown();
-        }
-        return done;
+    protected void onTerminated() {
+        workers.shutdown();
     }
 
+    /** Also ends the idle workers now, whatever is still running. */
     @Override
-    public void shutdown() {
-        super.shutdown();
-        if (isTerminated()) {
-            workers.shutdown();
-        }
+    public List<Runnable> shutdownNow() {
+        List<Runnable> neverStarted = super.shutdownNow();
+        workers.shutdownNow();
+        return neverStarted;
     }
 }

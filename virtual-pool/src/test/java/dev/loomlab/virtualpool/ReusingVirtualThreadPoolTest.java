@@ -1,6 +1,7 @@
 package dev.loomlab.virtualpool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,5 +75,81 @@ class ReusingVirtualThreadPoolTest {
         assertTrue(pool.awaitTermination(5, TimeUnit.SECONDS));
         thread.join(5_000);
         assertTrue(!thread.isAlive(), "the idle worker ended after shutdown");
+    }
+
+    @Test
+    void shutdownNowEndsIdleWorkersWhileATaskIsStillRunning() throws Exception {
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        CompletableFuture<Thread> idleWorker = new CompletableFuture<>();
+        CompletableFuture<Thread> busyWorker = new CompletableFuture<>();
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        pool.execute(() -> {
+            idleWorker.complete(Thread.currentThread());
+            bothRunning.countDown();
+            VirtualThreadPoolTest.await(releaseFirst);
+        });
+        pool.execute(() -> {
+            busyWorker.complete(Thread.currentThread());
+            bothRunning.countDown();
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                // shutdownNow: end the task
+            }
+        });
+        assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
+        releaseFirst.countDown();
+        VirtualThreadPoolTest.waitFor(() -> pool.getCompleted() == 1);
+
+        pool.shutdownNow();
+
+        Thread idle = idleWorker.get(5, TimeUnit.SECONDS);
+        Thread busy = busyWorker.get(5, TimeUnit.SECONDS);
+        idle.join(10_000);
+        busy.join(10_000);
+        assertFalse(idle.isAlive(), "the idle worker ended on shutdownNow, not after its idle timeout");
+        assertFalse(busy.isAlive(), "the interrupted worker ended");
+        assertTrue(pool.awaitTermination(5, TimeUnit.SECONDS));
+    }
+
+    /**
+     * The documented hazard of reusing: a ThreadLocal a task sets and does not remove is still set
+     * for the next task on the same virtual thread. A plain pool gives every task a clean thread.
+     */
+    @Test
+    void aThreadLocalLeftSetByOneTaskIsSeenByTheNextTaskOnTheSameThread() throws Exception {
+        ThreadLocal<String> requestUser = new ThreadLocal<>();
+        CompletableFuture<Thread> first = new CompletableFuture<>();
+        pool.execute(() -> {
+            requestUser.set("alice"); // and no remove(), as in an MDC put without a finally
+            first.complete(Thread.currentThread());
+        });
+        Thread worker = first.get(5, TimeUnit.SECONDS);
+        VirtualThreadPoolTest.waitFor(() -> pool.getCompleted() == 1);
+        Thread.sleep(50); // let the worker go back to waiting for work
+
+        CompletableFuture<String> seenByNext = new CompletableFuture<>();
+        CompletableFuture<Thread> second = new CompletableFuture<>();
+        pool.execute(() -> {
+            second.complete(Thread.currentThread());
+            seenByNext.complete(String.valueOf(requestUser.get()));
+        });
+        assertSame(worker, second.get(5, TimeUnit.SECONDS), "the same virtual thread served both");
+        assertEquals("alice", seenByNext.get(5, TimeUnit.SECONDS), "the next request inherits the value");
+
+        VirtualThreadPool plain = new VirtualThreadPool();
+        try {
+            CountDownLatch set = new CountDownLatch(1);
+            plain.execute(() -> {
+                requestUser.set("alice");
+                set.countDown();
+            });
+            assertTrue(set.await(5, TimeUnit.SECONDS));
+            CompletableFuture<String> seenOnPlain = new CompletableFuture<>();
+            plain.execute(() -> seenOnPlain.complete(String.valueOf(requestUser.get())));
+            assertEquals("null", seenOnPlain.get(5, TimeUnit.SECONDS), "a new virtual thread starts clean");
+        } finally {
+            plain.shutdown();
+        }
     }
 }

@@ -9,10 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.ObjectName;
 import org.glassfish.grizzly.config.ConfigAwareElement;
 import org.junit.jupiter.api.AfterEach;
@@ -164,31 +166,120 @@ class VirtualThreadPoolTest {
     }
 
     @Test
-    void shutdownNowInterruptsTasksThatOutliveTheGracePeriod() throws Exception {
-        System.setProperty(AbstractVirtualThreadPool.SHUTDOWN_GRACE_PROPERTY, "1");
-        try {
-            VirtualThreadPool pool = configured(new VirtualThreadPool(), "5", "5");
-            CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
-            CountDownLatch running = new CountDownLatch(1);
-            pool.execute(() -> {
-                running.countDown();
-                try {
-                    Thread.sleep(60_000);
-                    interrupted.complete(false);
-                } catch (InterruptedException e) {
-                    interrupted.complete(true);
+    void shutdownNowInterruptsRunningTasksAndReturnsTheWaitingOnesWithoutWaiting() throws Exception {
+        BoundedVirtualThreadPool pool = configured(new BoundedVirtualThreadPool(), "1", "5");
+        CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
+        CountDownLatch running = new CountDownLatch(1);
+        pool.execute(() -> {
+            running.countDown();
+            try {
+                Thread.sleep(60_000);
+                interrupted.complete(false);
+            } catch (InterruptedException e) {
+                interrupted.complete(true);
+            }
+        });
+        assertTrue(running.await(5, TimeUnit.SECONDS));
+        AtomicInteger waitersRun = new AtomicInteger();
+        Runnable waiterA = waitersRun::incrementAndGet;
+        Runnable waiterB = waitersRun::incrementAndGet;
+        pool.execute(waiterA);
+        pool.execute(waiterB);
+        waitFor(() -> pool.getWaiting() == 2);
+
+        long start = System.nanoTime();
+        List<Runnable> neverStarted = pool.shutdownNow();
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        // Before the fix it waited 30 s for the running task; 10 s leaves room for a busy machine.
+        assertTrue(tookMs < 10_000, "shutdownNow must not wait for tasks: took " + tookMs + " ms");
+        assertEquals(Set.of(waiterA, waiterB), Set.copyOf(neverStarted), "the waiting tasks come back");
+        assertTrue(interrupted.get(5, TimeUnit.SECONDS), "the running task is interrupted");
+        assertTrue(pool.awaitTermination(5, TimeUnit.SECONDS));
+        assertEquals(0, waitersRun.get(), "a returned task never runs");
+        assertEquals(0, pool.getWaiting());
+        assertEquals(3, pool.getCompleted());
+    }
+
+    @Test
+    void shutdownNowWithNothingWaitingReturnsAnEmptyListAndTerminates() throws Exception {
+        VirtualThreadPool pool = configured(new VirtualThreadPool(), "5", "5");
+        CountDownLatch ran = new CountDownLatch(1);
+        pool.execute(ran::countDown);
+        assertTrue(ran.await(5, TimeUnit.SECONDS));
+        waitFor(() -> pool.getCompleted() == 1);
+        assertTrue(pool.shutdownNow().isEmpty());
+        assertTrue(pool.isTerminated());
+        assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> { }));
+    }
+
+    /**
+     * Executes race a shutdown. The invariants: an execute that returned normally ran its task (or
+     * shutdownNow returned it), no task runs once the pool reported terminated, and terminated stays
+     * terminated. Before the fix the shutdown flag and the in-flight count were two variables, and an
+     * execute between the two could slip in after termination.
+     */
+    @Test
+    void noTaskIsAcceptedAfterTerminationAndTerminatedStaysTerminated() throws Exception {
+        for (int round = 0; round < 200; round++) {
+            VirtualThreadPool pool = new VirtualThreadPool();
+            AtomicInteger accepted = new AtomicInteger();
+            AtomicInteger ran = new AtomicInteger();
+            AtomicInteger ranAfterTermination = new AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean terminatedSeen = new java.util.concurrent.atomic.AtomicBoolean();
+            Runnable task = () -> {
+                if (terminatedSeen.get()) {
+                    ranAfterTermination.incrementAndGet();
                 }
-            });
-            assertTrue(running.await(5, TimeUnit.SECONDS));
-            long start = System.nanoTime();
-            assertTrue(pool.shutdownNow().isEmpty());
-            long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            assertTrue(waitedMs >= 900, "waited the grace period first: " + waitedMs + " ms");
-            assertTrue(interrupted.get(5, TimeUnit.SECONDS));
-            assertTrue(pool.awaitTermination(5, TimeUnit.SECONDS));
-        } finally {
-            System.clearProperty(AbstractVirtualThreadPool.SHUTDOWN_GRACE_PROPERTY);
+                ran.incrementAndGet();
+            };
+            Thread[] submitters = new Thread[3];
+            for (int i = 0; i < submitters.length; i++) {
+                submitters[i] = Thread.ofPlatform().start(() -> {
+                    try {
+                        while (true) {
+                            pool.execute(task);
+                            accepted.incrementAndGet();
+                        }
+                    } catch (RejectedExecutionException refused) {
+                        // the pool is shut down: this submitter is done
+                    }
+                });
+            }
+            waitFor(() -> accepted.get() > 50);
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+            terminatedSeen.set(true);
+            int flips = 0;
+            for (Thread submitter : submitters) {
+                while (submitter.isAlive()) {
+                    if (!pool.isTerminated()) {
+                        flips++;
+                    }
+                }
+            }
+            assertEquals(0, flips, "round " + round + ": isTerminated turned false again");
+            waitFor(() -> ran.get() == accepted.get());
+            assertEquals(0, ranAfterTermination.get(), "round " + round + ": tasks ran after termination");
+            assertTrue(pool.isTerminated());
         }
+    }
+
+    @Test
+    void aThreadThatCannotStartCountsAsRejectedOnly() {
+        VirtualThreadPool pool = configured(new VirtualThreadPool() {
+            @Override
+            protected void launch(Runnable body) {
+                throw new IllegalStateException("no thread for you");
+            }
+        }, "5", "5");
+        RejectedExecutionException refused = assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> { }));
+        assertTrue(refused.getMessage().contains("could not start"), refused.getMessage());
+        assertEquals(1, pool.getRejected());
+        assertEquals(0, pool.getStarted(), "never started");
+        assertEquals(0, pool.getCompleted(), "never completed");
+        pool.shutdown();
+        assertTrue(pool.isTerminated(), "nothing left in flight");
     }
 
     @Test

@@ -14,6 +14,16 @@ public final class QueryParameters {
         return raw == null ? fallback : intInRange(name, raw, min, max);
     }
 
+    /** An optional integer in {@code [min, max]}; a value above {@code max} is refused with {@code whyTheCap}. */
+    public static int intInRange(String name, String raw, int min, int max, int fallback, String whyTheCap) {
+        int value = intInRange(name, raw, min, Integer.MAX_VALUE, fallback);
+        if (value > max) {
+            throw new BadParameterException(name, min + ".." + max, name + " must be in " + min + ".." + max + ", was " + value
+                    + " (" + whyTheCap + ")");
+        }
+        return value;
+    }
+
     /** A required integer in {@code [min, max]}. */
     public static int intInRange(String name, String raw, int min, int max) {
         String allowed = min + ".." + max;

@@ -18,11 +18,20 @@ import java.util.HexFormat;
 /**
  * {@code GET /api/work?kind=hash&rounds=10000} or {@code ?kind=keypair&bits=2048}: CPU-bound work
  * that never blocks, to compare with the sleep endpoint on the same threads.
+ * <p>
+ * Both are capped so that one request holds its thread for tens of milliseconds, not seconds:
+ * virtual threads are not time-sliced, so in the unbounded virtual modes as many long computations
+ * as there are cores would occupy every carrier and stall all other requests.
  */
 @Path("work")
 public class WorkResource {
 
     public static final String MAX_ROUNDS_PROPERTY = "loomlab.work.maxRounds";
+    /** About 30 ms of SHA-256 on one core. */
+    static final int DEFAULT_MAX_ROUNDS = 100_000;
+    /** A 2048-bit RSA key takes about 0.1 s; 4096 bits take seconds, with a long tail. */
+    static final int MAX_KEY_BITS = 2048;
+    private static final String WHY_CAPPED = "a request computes on its carrier thread, and virtual threads are not time-sliced";
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
@@ -33,13 +42,15 @@ public class WorkResource {
         var result = JsonBuilders.object().add("kind", chosen);
         switch (chosen) {
             case "hash" -> {
-                int n = QueryParameters.intInRange("rounds", rounds, 1, QueryParameters.cap(MAX_ROUNDS_PROPERTY, 1_000_000), 10_000);
+                int maxRounds = QueryParameters.cap(MAX_ROUNDS_PROPERTY, DEFAULT_MAX_ROUNDS);
+                int n = QueryParameters.intInRange("rounds", rounds, 1, maxRounds, 10_000,
+                        WHY_CAPPED + "; -D" + MAX_ROUNDS_PROPERTY + " changes the cap");
                 result.add("rounds", n).add("digest", HexFormat.of().formatHex(hashChain(n)));
             }
             case "keypair" -> {
-                int keyBits = QueryParameters.intInRange("bits", bits, 1024, 4096, 2048);
+                int keyBits = QueryParameters.intInRange("bits", bits, 1024, MAX_KEY_BITS, 2048, WHY_CAPPED);
                 if (keyBits % 1024 != 0) {
-                    throw new BadParameterException("bits", "1024, 2048, 3072 or 4096", "bits must be a multiple of 1024 in 1024..4096, was " + keyBits);
+                    throw new BadParameterException("bits", "1024 or 2048", "bits must be 1024 or 2048, was " + keyBits);
                 }
                 KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
                 generator.initialize(keyBits);

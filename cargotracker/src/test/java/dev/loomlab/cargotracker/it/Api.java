@@ -12,10 +12,21 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 
-/** A small client for the REST API: JSON in, status and JSON out. */
+/**
+ * A small client for the REST API: JSON in, status and JSON out. It logs in as the operator (HTTP
+ * Basic, the password from the server's admin-password file) unless made {@link #anonymous}.
+ */
 final class Api {
+
+    /** The server's admin-password file, as the Failsafe configuration gives it to both sides. */
+    static final String PASSWORD_FILE_PROPERTY = "cargotracker.admin.password.file";
+    static final String USER = "admin";
 
     record Answer(int status, String body) {
 
@@ -43,10 +54,38 @@ final class Api {
 
     private final URI base;
     private final HttpClient http;
+    private final String authorization;
 
     Api(URL base) {
+        this(base, "Basic " + Base64.getEncoder().encodeToString((USER + ":" + adminPassword()).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private Api(URL base, String authorization) {
         this.base = URI.create(base.toString().endsWith("/") ? base.toString() : base + "/");
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+        this.authorization = authorization;
+    }
+
+    /** A client that sends no login; with {@code authorization}, that header as it is. */
+    static Api anonymous(URL base) {
+        return new Api(base, null);
+    }
+
+    static Api withAuthorization(URL base, String authorization) {
+        return new Api(base, authorization);
+    }
+
+    /** The first line of the server's admin-password file (the server creates it at start). */
+    static String adminPassword() {
+        String file = System.getProperty(PASSWORD_FILE_PROPERTY);
+        if (file == null) {
+            throw new IllegalStateException(PASSWORD_FILE_PROPERTY + " is not set: run the tests through mvn verify");
+        }
+        try {
+            return Files.readAllLines(Path.of(file), StandardCharsets.UTF_8).get(0).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the admin password from " + file, e);
+        }
     }
 
     URI uri(String path) {
@@ -72,6 +111,9 @@ final class Api {
     }
 
     private Answer send(HttpRequest.Builder request) {
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
         try {
             HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(60)).build(),
                     HttpResponse.BodyHandlers.ofString());

@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.net.URL;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -139,6 +142,35 @@ final class ApiScenarios {
         throw new AssertionError("no SSE line with '" + containing + "' within " + timeout.toSeconds() + " s");
     }
 
+    /**
+     * Reading and tracking are public; every write of the API needs the operator's login (401 with a
+     * Basic challenge, also for a wrong password), and an operator page sends a browser to the login.
+     */
+    static void writesNeedTheOperatorsLogin(URL base) throws Exception {
+        Api anonymous = Api.anonymous(base);
+        String booking = Api.bookingJson("JPTYO", "USCHI", Dates.today().plusDays(40).toString());
+        HttpResponse<String> refused = anonymous.http().send(HttpRequest.newBuilder(anonymous.uri("api/cargo"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(booking)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, refused.statusCode());
+        assertTrue(refused.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic"), refused.headers().toString());
+        String wrong = "Basic " + Base64.getEncoder().encodeToString("admin:not-the-password".getBytes(StandardCharsets.UTF_8));
+        assertEquals(401, Api.withAuthorization(base, wrong).postJson("api/cargo", booking).status());
+        assertEquals(401, anonymous.postJson("api/handling/reports", report(Dates.now().toString(), "LOOM0001", "RECEIVE", "CNHKG", null)).status());
+        assertEquals(401, anonymous.postCsv("api/handling/imports", "completionTime,trackingId,eventType,unLocode,voyageNumber\n").status());
+
+        assertEquals(200, anonymous.get("api/cargo/LOOM0004").status(), "reading the API stays public");
+        assertEquals(200, anonymous.get("track.xhtml?trackingId=LOOM0004").status(), "tracking stays public");
+        for (String page : List.of("admin/dashboard.xhtml", "book.xhtml", "logger/index.xhtml")) {
+            HttpResponse<Void> toLogin = anonymous.http().send(HttpRequest.newBuilder(anonymous.uri(page)).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            assertEquals(302, toLogin.statusCode(), page);
+            assertTrue(toLogin.headers().firstValue("Location").orElse("").contains("login.xhtml?next=%2F" + page.replace("/", "%2F")),
+                    page + " -> " + toLogin.headers().firstValue("Location"));
+        }
+        assertEquals(201, new Api(base).postJson("api/cargo", booking).status(), "the operator may book");
+    }
+
     static void csvImport(Api api) {
         String id = api.postJson("api/cargo", Api.bookingJson("JPTYO", "USCHI", Dates.today().plusDays(40).toString()))
                 .json().getString("trackingId");
@@ -166,6 +198,19 @@ final class ApiScenarios {
         assertTrue(rejected.getJsonObject(2).getString("message").contains("SEARN"), rejected.toString());
         assertTrue(rejected.getJsonObject(3).getString("message").contains("NOPE1234"), rejected.toString());
         assertEquals(1, api.get("api/cargo/" + id).json().getJsonArray("history").size(), "only the good line was registered");
+
+        // The rejected lines come a page at a time.
+        JsonObject secondPage = api.get(report + "?offset=1&limit=2").json();
+        assertEquals(4, secondPage.getInt("rejected"));
+        assertEquals(List.of(4, 5), secondPage.getJsonArray("rejectedLines").stream().map(l -> l.asJsonObject().getInt("line")).toList());
+        assertEquals(400, api.get(report + "?limit=0").status());
+        assertEquals(400, api.get(report + "?offset=x").status());
+        // A file of more event lines than an import takes is refused whole, before anything is stored.
+        String tooLong = "completionTime,trackingId,eventType,unLocode,voyageNumber\n"
+                + (now + "," + id + ",CUSTOMS,USCHI,\n").repeat(10_001);
+        Api.Answer refused = api.postCsv("api/handling/imports", tooLong);
+        assertEquals(400, refused.status(), refused.body());
+        assertTrue(refused.messages().contains("at most 10000 per import"), refused.body());
 
         Api.Answer wrongHeader = api.postCsv("api/handling/imports", "when,who,what\n1,2,3\n");
         assertEquals(400, wrongHeader.status());

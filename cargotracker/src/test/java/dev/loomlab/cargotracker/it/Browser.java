@@ -7,12 +7,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -24,17 +26,25 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * Headless Debian Chromium driven by Debian's chromedriver, on ports of the module's range, with a
  * throw-away profile. Small verbs for the journey: open, pick, type, click, read, screenshot.
+ *
+ * <p>Every button and link of CargoTracker's pages leads to a new page (Faces postbacks and
+ * redirects, no partial AJAX updates), so {@link #clickToNextPage} waits until the browser shows
+ * the next document before it returns; reads after it never see, or hold, an element of the page
+ * that was replaced (the cause of the old "stale element" failures on a slow server).
  */
 final class Browser implements AutoCloseable {
 
     static final Dimension DESKTOP = new Dimension(1280, 900);
     static final Dimension PHONE = new Dimension(412, 860);
+    /** Generous: the machine may be shared with other builds, and the wait ends on an event, not a clock. */
+    private static final Duration NAVIGATION_TIMEOUT = Duration.ofSeconds(60);
 
     private final ChromeDriverService service;
     private final WebDriver driver;
     private final String base;
     private final Path screenshots;
     private final Path profile;
+    private final AtomicInteger pageMarks = new AtomicInteger();
 
     Browser(String base, Path screenshots, int driverPort, int devToolsPort) throws IOException {
         this.base = base.endsWith("/") ? base : base + "/";
@@ -78,20 +88,42 @@ final class Browser implements AutoCloseable {
 
     /** Date and date-time inputs: typing depends on the browser's locale, setting the value does not. */
     void setValue(String inputId, String value) {
-        ((JavascriptExecutor) driver).executeScript("arguments[0].value = arguments[1];", find(inputId), value);
+        script().executeScript("arguments[0].value = arguments[1];", find(inputId), value);
     }
 
     /** Drops an attribute such as {@code min}, to get past the browser's own checks to the server's. */
     void removeAttribute(String id, String attribute) {
-        ((JavascriptExecutor) driver).executeScript("arguments[0].removeAttribute(arguments[1]);", find(id), attribute);
+        script().executeScript("arguments[0].removeAttribute(arguments[1]);", find(id), attribute);
     }
 
-    void click(By by) {
+    /**
+     * Clicks a button or link and waits until the page it leads to has loaded. Each document gets
+     * a fresh mark before the click; the wait ends when the window holds a document without it
+     * (a new page, also after a postback to the same URL) and that document is complete.
+     */
+    void clickToNextPage(By by) {
+        String mark = "page-" + pageMarks.incrementAndGet();
+        script().executeScript("window.loomlabPageMark = arguments[0];", mark);
         driver.findElement(by).click();
+        try {
+            new WebDriverWait(driver, NAVIGATION_TIMEOUT)
+                    // while the old document unloads the probe may find no script context: ask the new one
+                    .ignoring(WebDriverException.class)
+                    .until(d -> (Boolean) script().executeScript(
+                            "return window.loomlabPageMark !== arguments[0] && document.readyState === 'complete';", mark));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("clicking " + by + " led to no new page within " + NAVIGATION_TIMEOUT.toSeconds()
+                    + " s; at " + describe(), e);
+        }
     }
 
-    void clickId(String id) {
-        find(id).click();
+    void clickToNextPage(String id) {
+        find(id);
+        clickToNextPage(By.id(id));
+    }
+
+    private JavascriptExecutor script() {
+        return (JavascriptExecutor) driver;
     }
 
     /** The text of an element, waiting for it to appear (the page may still be loading after a redirect). */
@@ -112,19 +144,9 @@ final class Browser implements AutoCloseable {
         }
     }
 
-    boolean isShown(String id) {
-        List<WebElement> found = driver.findElements(By.id(id));
-        return !found.isEmpty() && found.get(0).isDisplayed();
-    }
-
-    /** Waits until the page's Faces messages mention {@code text}; false after 15 s. */
+    /** Whether the page's Faces messages mention {@code text} (read after the page has loaded, so no wait). */
     boolean showsMessage(String text) {
-        try {
-            new WebDriverWait(driver, Duration.ofSeconds(15)).until(d -> messages().contains(text));
-            return true;
-        } catch (org.openqa.selenium.TimeoutException e) {
-            return false;
-        }
+        return messages().contains(text);
     }
 
     /** The page's Faces messages, or "" when there are none. */

@@ -27,6 +27,7 @@ final class BrowserJourney {
         try (Browser browser = new Browser(base.toString(), screenshotDir, driverPort, devToolsPort)) {
             browser.open("");
             browser.screenshot("01-landing");
+            logIn(browser);
             String trackingId = bookThroughTheWizard(browser);
             routeIt(browser);
             browser.open("track.xhtml?trackingId=" + trackingId);
@@ -41,77 +42,88 @@ final class BrowserJourney {
             logExpectedEvent(browser, trackingId, true);
             browser.resize(Browser.DESKTOP);
             awaitHeadline(browser, trackingId, "On board voyage");
-            assertTrue(browser.text("next-activity").startsWith("Unload from voyage"), browser.text("next-activity"));
+            assertTrue(browser.text("next-activity").startsWith("Unload from voyage"), browser::describe);
             browser.screenshot("06-tracking-on-board");
 
             changeDeadlineThenDestination(browser, trackingId);
         }
     }
 
+    /** The operator pages send the browser to the login page, and back after it. */
+    private static void logIn(Browser browser) {
+        browser.clickToNextPage("to-dashboard");
+        browser.waitForUrl("login.xhtml");
+        browser.setValue("login:user", Api.USER);
+        browser.setValue("login:password", Api.adminPassword());
+        browser.clickToNextPage("login:submit");
+        browser.waitForUrl("admin/dashboard.xhtml");
+        browser.open("");
+    }
+
     /** A later deadline keeps the route; a new destination makes the cargo misrouted. */
     private static void changeDeadlineThenDestination(Browser browser, String trackingId) {
         browser.open("admin/cargo.xhtml?trackingId=" + trackingId);
-        browser.clickId("change-deadline-link");
+        browser.clickToNextPage("change-deadline-link");
         browser.waitForUrl("admin/change-deadline.xhtml");
         browser.setValue("deadline:new-deadline", Dates.today().minusDays(2).toString());
-        browser.clickId("deadline:save");
-        assertTrue(browser.showsMessage("is in the past"), browser.describe());
+        browser.clickToNextPage("deadline:save");
+        assertTrue(browser.showsMessage("is in the past"), browser::describe);
         browser.setValue("deadline:new-deadline", Dates.today().plusDays(70).toString());
-        browser.clickId("deadline:save");
+        browser.clickToNextPage("deadline:save");
         browser.waitForUrl("admin/cargo.xhtml");
-        assertTrue(browser.showsMessage("arrival deadline is now"), browser.describe());
+        assertTrue(browser.showsMessage("arrival deadline is now"), browser::describe);
         assertEquals("Routed", browser.text("details-routing-status"));
 
-        browser.clickId("change-destination-link");
+        browser.clickToNextPage("change-destination-link");
         browser.waitForUrl("admin/change-destination.xhtml");
         browser.pick("destination:new-destination", "USCHI");
-        browser.clickId("destination:save");
+        browser.clickToNextPage("destination:save");
         browser.waitForUrl("admin/cargo.xhtml");
-        assertTrue(browser.showsMessage("destination is now Chicago"), browser.describe());
+        assertTrue(browser.showsMessage("destination is now Chicago"), browser::describe);
         assertEquals("Misrouted", browser.text("details-routing-status"));
         browser.screenshot("07-details-misrouted");
 
         browser.open("admin/track.xhtml?trackingId=" + trackingId);
         assertEquals("Misrouted", browser.text("routing-status"));
-        assertTrue(browser.text("status-headline").startsWith("On board voyage"), browser.describe());
+        assertTrue(browser.text("status-headline").startsWith("On board voyage"), browser::describe);
     }
 
     private static String bookThroughTheWizard(Browser browser) {
-        browser.clickId("to-booking");
+        browser.clickToNextPage("to-booking");
         browser.waitForUrl("/booking/");
         browser.pick("booking:origin", "HKHKG");
-        browser.clickId("booking:next");
+        browser.clickToNextPage("booking:next");
 
         browser.waitForText("chosen-origin", "Hong Kong");
         browser.pick("booking:destination", "HKHKG");
-        browser.clickId("booking:next");
-        assertTrue(browser.showsMessage("must differ from the origin"), browser.describe());
+        browser.clickToNextPage("booking:next");
+        assertTrue(browser.showsMessage("must differ from the origin"), browser::describe);
         browser.pick("booking:destination", "USNYC");
-        browser.clickId("booking:next");
+        browser.clickToNextPage("booking:next");
 
         browser.waitForText("chosen-destination", "New York");
         // The date picker itself refuses past days (min=today); without it, the server still must.
         browser.removeAttribute("booking:deadline", "min");
         browser.setValue("booking:deadline", Dates.today().minusDays(1).toString());
-        browser.clickId("booking:book");
-        assertTrue(browser.showsMessage("is in the past"), browser.describe());
+        browser.clickToNextPage("booking:book");
+        assertTrue(browser.showsMessage("is in the past"), browser::describe);
         browser.setValue("booking:deadline", Dates.today().plusDays(60).toString());
         browser.screenshot("02-booking-deadline");
-        browser.clickId("booking:book");
+        browser.clickToNextPage("booking:book");
 
         browser.waitForUrl("admin/route.xhtml");
         Matcher id = TRACKING_ID.matcher(browser.url());
         assertTrue(id.find(), browser.url());
-        assertTrue(browser.showsMessage("Booked cargo " + id.group(1)), browser.describe());
+        assertTrue(browser.showsMessage("Booked cargo " + id.group(1)), browser::describe);
         return id.group(1);
     }
 
     private static void routeIt(Browser browser) {
         browser.screenshot("03-route-selection");
-        browser.click(By.cssSelector("#routes input[type=submit]"));
+        browser.clickToNextPage(By.cssSelector("#routes input[type=submit]"));
         browser.waitForUrl("admin/cargo.xhtml");
         assertEquals("Routed", browser.text("details-routing-status"));
-        assertTrue(browser.showsMessage("is routed via"), browser.describe());
+        assertTrue(browser.showsMessage("is routed via"), browser::describe);
     }
 
     /**
@@ -124,28 +136,28 @@ final class BrowserJourney {
         browser.open("logger/index.xhtml");
         if (!tryWithoutVoyage) {
             browser.type("logger:tracking-id", "NOPE1234");
-            browser.clickId("logger:next");
-            assertTrue(browser.showsMessage("No cargo with tracking id NOPE1234"), browser.describe());
+            browser.clickToNextPage("logger:next");
+            assertTrue(browser.showsMessage("No cargo with tracking id NOPE1234"), browser::describe);
         }
         browser.type("logger:tracking-id", trackingId);
-        browser.clickId("logger:next");
+        browser.clickToNextPage("logger:next");
         browser.waitForText("logger:suggestion", "Expected next");
         if (!tryWithoutVoyage) {
             browser.screenshot("04-event-logger-suggestion");
         }
-        browser.clickId("logger:next");                      // the suggested activity is preselected
+        browser.clickToNextPage("logger:next");              // the suggested activity is preselected
         browser.waitForText("logger:step", "Step 3 of 4");
         if (tryWithoutVoyage) {
             String voyage = browser.picked("logger:voyage");
             assertTrue(!voyage.isEmpty(), "the expected voyage is preselected");
             browser.pick("logger:voyage", "");
-            browser.clickId("logger:next");
-            assertTrue(browser.showsMessage("needs a voyage number"), browser.describe());
+            browser.clickToNextPage("logger:next");
+            assertTrue(browser.showsMessage("needs a voyage number"), browser::describe);
             browser.pick("logger:voyage", voyage);
         }
-        browser.clickId("logger:next");                      // the suggested place (and voyage)
+        browser.clickToNextPage("logger:next");              // the suggested place (and voyage)
         browser.waitForText("summary", trackingId);
-        browser.clickId("logger:next");                      // completed now: register
+        browser.clickToNextPage("logger:next");              // completed now: register
         browser.waitForText("registered", "Registered");
         browser.screenshot(tryWithoutVoyage ? "04c-event-logger-load-registered" : "04b-event-logger-received");
     }

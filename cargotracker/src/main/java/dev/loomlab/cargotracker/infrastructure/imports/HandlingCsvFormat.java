@@ -33,6 +33,25 @@ public final class HandlingCsvFormat {
         }
     }
 
+    /**
+     * The number of event lines (non-blank lines after the header) of a file whose header was
+     * checked; refuses a file with none, or with more than {@code maxLines}: a 2 MB file of short
+     * lines would otherwise become a million stored rows from one upload.
+     */
+    public static int requireEventLines(String[] lines, int maxLines) {
+        int events = 0;
+        for (int i = 1; i < lines.length; i++) {
+            if (!lines[i].isBlank() && ++events > maxLines) {
+                throw new DomainException("file", "The file has more than " + maxLines
+                        + " event lines; at most " + maxLines + " per import: split it into smaller files.");
+            }
+        }
+        if (events == 0) {
+            throw new DomainException("file", "The file has a header but no event lines.");
+        }
+        return events;
+    }
+
     public static HandlingReport parseLine(String line) {
         String[] fields = line.split(",", -1);
         if (fields.length < 4 || fields.length > 5) {

@@ -25,8 +25,16 @@ public class HandlingImportLog {
     }
 
     @Transactional
-    public List<ImportedLine> linesOf(String importId) {
-        return em.createQuery("select l from ImportedLine l where l.importId = :id order by l.lineNumber",
-                ImportedLine.class).setParameter("id", importId).getResultList();
+    public long countLines(String importId, ImportedLine.Outcome outcome) {
+        return em.createQuery("select count(l) from ImportedLine l where l.importId = :id and l.outcome = :outcome",
+                Long.class).setParameter("id", importId).setParameter("outcome", outcome).getSingleResult();
+    }
+
+    @Transactional
+    public List<ImportedLine> rejectedLines(String importId, int offset, int limit) {
+        return em.createQuery("select l from ImportedLine l where l.importId = :id and l.outcome = :outcome "
+                        + "order by l.lineNumber", ImportedLine.class)
+                .setParameter("id", importId).setParameter("outcome", ImportedLine.Outcome.REJECTED)
+                .setFirstResult(offset).setMaxResults(limit).getResultList();
     }
 }

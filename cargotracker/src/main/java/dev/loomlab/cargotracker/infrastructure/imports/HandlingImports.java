@@ -33,6 +33,11 @@ public class HandlingImports {
 
     public static final String JOB = "handling-import";
     public static final int MAX_BYTES = 2 * 1024 * 1024;
+    /** Event lines per import; each becomes a stored line record, and an accepted one an event. */
+    public static final int MAX_LINES = 10_000;
+    /** Rejected lines per report page, by default and at most. */
+    public static final int DEFAULT_PAGE = 100;
+    public static final int MAX_PAGE = 1_000;
 
     @Inject
     HandlingImportLog log;
@@ -48,13 +53,7 @@ public class HandlingImports {
         String text = decode(content);
         String[] lines = text.split("\\R", -1);
         HandlingCsvFormat.requireHeader(lines[0]);
-        boolean hasEvents = false;
-        for (int i = 1; i < lines.length && !hasEvents; i++) {
-            hasEvents = !lines[i].isBlank();
-        }
-        if (!hasEvents) {
-            throw new DomainException("file", "The file has a header but no event lines.");
-        }
+        HandlingCsvFormat.requireEventLines(lines, MAX_LINES);
         UUID id = UUID.randomUUID();
         Path file = store(id, content);
         HandlingImport upload = new HandlingImport(id, file.toString(), Clocks.now(clock));
@@ -66,16 +65,32 @@ public class HandlingImports {
         return upload.id();
     }
 
-    public ImportReport report(String importId) {
+    /** The import's status and counts, and one page of its rejected lines (by line number). */
+    public ImportReport report(String importId, int offset, int limit) {
+        if (offset < 0) {
+            throw new DomainException("offset", "offset must be 0 or more, was " + offset + ".");
+        }
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new DomainException("limit", "limit must be in 1.." + MAX_PAGE + ", was " + limit + ".");
+        }
         HandlingImport upload = log.find(importId)
                 .orElseThrow(() -> new NotFoundException("importId", "No import with id " + importId + " is known."));
-        List<ImportedLine> lines = log.linesOf(importId);
-        List<ImportReport.RejectedLine> rejected = lines.stream()
-                .filter(l -> l.outcome() == ImportedLine.Outcome.REJECTED)
+        long accepted = log.countLines(importId, ImportedLine.Outcome.ACCEPTED);
+        long rejected = log.countLines(importId, ImportedLine.Outcome.REJECTED);
+        List<ImportReport.RejectedLine> page = log.rejectedLines(importId, offset, limit).stream()
                 .map(l -> new ImportReport.RejectedLine(l.lineNumber(), l.rawLine(), l.message()))
                 .toList();
-        return new ImportReport(importId, upload.executionId(), status(upload), lines.size() - rejected.size(),
-                rejected.size(), rejected);
+        return new ImportReport(importId, upload.executionId(), status(upload), (int) accepted, (int) rejected,
+                offset, limit, page);
+    }
+
+    /** Deletes the uploaded file once its job has ended: the stored lines are the record. */
+    public static void deleteProcessedFile(String file) {
+        try {
+            Files.deleteIfExists(Path.of(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the imported file " + file, e);
+        }
     }
 
     /** The job's batch status while the server that ran it is up; the repository is in memory. */

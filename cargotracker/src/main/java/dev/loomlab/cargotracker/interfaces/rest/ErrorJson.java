@@ -8,7 +8,7 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 
 /** The one error shape of the API: {@code {"errors":[{"field":"unLocode","message":"..."}]}}. */
-final class ErrorJson {
+public final class ErrorJson {
 
     record Problem(String field, String message) {
     }
@@ -29,7 +29,7 @@ final class ErrorJson {
         return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
     }
 
-    static Response response(Response.Status status, String field, String message) {
+    public static Response response(Response.Status status, String field, String message) {
         return response(status, List.of(new Problem(field, message)));
     }
 }

@@ -1,5 +1,6 @@
 package dev.loomlab.cargotracker.interfaces.rest;
 
+import dev.loomlab.cargotracker.domain.shared.DomainException;
 import dev.loomlab.cargotracker.infrastructure.imports.HandlingImports;
 import dev.loomlab.cargotracker.infrastructure.imports.ImportReport;
 import jakarta.enterprise.context.RequestScoped;
@@ -11,6 +12,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -20,8 +22,10 @@ import java.io.InputStream;
 import java.net.URI;
 
 /**
- * CSV uploads of handling events: {@code POST} the file (text/csv) to start a Jakarta Batch import,
- * then {@code GET} its report for the status and every rejected line with its reason.
+ * CSV uploads of handling events: {@code POST} the file (text/csv, at most
+ * {@value HandlingImports#MAX_LINES} event lines) to start a Jakarta Batch import, then {@code GET}
+ * its report for the status and the rejected lines with their reasons, a page at a time
+ * ({@code ?offset=0&limit=100}).
  */
 @Path("handling/imports")
 @RequestScoped
@@ -48,7 +52,20 @@ public class HandlingImportResource {
 
     @GET
     @Path("{importId}")
-    public ImportReport report(@PathParam("importId") String importId) {
-        return imports.report(importId);
+    public ImportReport report(@PathParam("importId") String importId, @QueryParam("offset") String offset,
+                               @QueryParam("limit") String limit) {
+        return imports.report(importId, whole("offset", offset, 0), whole("limit", limit, HandlingImports.DEFAULT_PAGE));
+    }
+
+    /** A query parameter that must be a whole number; a 400 naming it otherwise (not JAX-RS's 404). */
+    private static int whole(String name, String value, int fallback) {
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new DomainException(name, name + " must be a whole number, was '" + value + "'.");
+        }
     }
 }

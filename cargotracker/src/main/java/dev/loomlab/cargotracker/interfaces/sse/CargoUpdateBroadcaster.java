@@ -8,6 +8,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseBroadcaster;
 import jakarta.ws.rs.sse.SseEventSink;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -17,19 +19,42 @@ import java.util.concurrent.atomic.AtomicLong;
 @ApplicationScoped
 public class CargoUpdateBroadcaster {
 
+    /**
+     * Open streams at most: each holds a connection (and, on a platform-thread pool, nothing else,
+     * but an unbounded number of idle streams is still an easy way to exhaust file descriptors).
+     */
+    public static final int MAX_SUBSCRIBERS = 200;
+
     private final AtomicLong eventIds = new AtomicLong();
+    // A client that went away is noticed (and its place freed) when the next update fails to reach it.
+    private final Set<SseEventSink> subscribers = ConcurrentHashMap.newKeySet();
     private volatile Sse sse;
     private volatile SseBroadcaster broadcaster;
 
-    /** Adds a client; the first one brings the Sse factory the broadcaster is made from. */
-    public synchronized void register(SseEventSink sink, Sse sse) {
+    /**
+     * Adds a client, unless {@link #MAX_SUBSCRIBERS} streams are open already (false); the first one
+     * brings the Sse factory the broadcaster is made from.
+     */
+    public synchronized boolean register(SseEventSink sink, Sse sse) {
+        subscribers.removeIf(SseEventSink::isClosed);
+        if (subscribers.size() >= MAX_SUBSCRIBERS) {
+            return false;
+        }
         if (broadcaster == null) {
             this.sse = sse;
             this.broadcaster = sse.newBroadcaster();
+            broadcaster.onClose(subscribers::remove);
+            broadcaster.onError((gone, error) -> subscribers.remove(gone));
         }
+        subscribers.add(sink);
         broadcaster.register(sink);
         // Tells the client the stream is live, so it can act knowing no later update will be missed.
         sink.send(sse.newEventBuilder().name("connected").data("listening for cargo updates").build());
+        return true;
+    }
+
+    int subscriberCount() {
+        return subscribers.size();
     }
 
     void onUpdate(@Observes(during = TransactionPhase.AFTER_SUCCESS) CargoUpdated update) {

@@ -39,4 +39,17 @@ class HandlingCsvFormatTest {
         assertTrue(e.getMessage().contains("found 2"), e.getMessage());
         assertThrows(DomainException.class, () -> HandlingCsvFormat.parseLine("a,b,c,d,e,f"));
     }
+
+    @Test
+    void anImportHasAtLeastOneAndAtMostTheCapOfEventLines() {
+        String header = HandlingCsvFormat.HEADER;
+        assertEquals(2, HandlingCsvFormat.requireEventLines(new String[]{header, "a", "", "  ", "b"}, 2), "blank lines do not count");
+        DomainException tooMany = assertThrows(DomainException.class,
+                () -> HandlingCsvFormat.requireEventLines(new String[]{header, "a", "b", "c"}, 2));
+        assertEquals("file", tooMany.field());
+        assertTrue(tooMany.getMessage().contains("at most 2 per import"), tooMany.getMessage());
+        DomainException none = assertThrows(DomainException.class,
+                () -> HandlingCsvFormat.requireEventLines(new String[]{header, "", " "}, 2));
+        assertTrue(none.getMessage().contains("no event lines"), none.getMessage());
+    }
 }

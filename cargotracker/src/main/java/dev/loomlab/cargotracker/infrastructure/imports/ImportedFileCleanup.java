@@ -1,0 +1,22 @@
+package dev.loomlab.cargotracker.infrastructure.imports;
+
+import jakarta.batch.api.BatchProperty;
+import jakarta.batch.api.listener.AbstractJobListener;
+import jakarta.enterprise.context.Dependent;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+
+/** Deletes the uploaded file when its import job ends, however it ended: uploads never pile up. */
+@Named
+@Dependent
+public class ImportedFileCleanup extends AbstractJobListener {
+
+    @Inject
+    @BatchProperty(name = "file")
+    String file;
+
+    @Override
+    public void afterJob() {
+        HandlingImports.deleteProcessedFile(file);
+    }
+}

@@ -1,0 +1,106 @@
+"""./lab soak: each target at FACTOR x its capacity for a while, then idle; did it survive?"""
+import argparse
+import shlex
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from .. import ROOT
+from ..bench.command import _raise_open_files_limit
+from ..bench.drivers import ensure_tools
+from ..bench.env import collect
+from ..build import ensure_built
+from ..errors import UsageError
+from ..jdk import find_java_home
+from ..modes import PAYARA_MODES
+from ..process import ensure_port_free
+from ..soak import DRIVER, SoakConfig, parse_capacity, run_soak
+from ..targets import all_targets
+from ..arguments import port_number, single_line
+
+RESULTS = ROOT / "results"
+_parser = None
+
+
+def _seconds(low, high, what):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be whole seconds, was '{text}'") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be in {low}..{high}, was {value}")
+        return value
+    return parse
+
+
+def register(subparsers):
+    global _parser
+    p = subparsers.add_parser(
+        "soak", help="overload each target at 2x its capacity, then idle: crash, OOM, errors, recovery",
+        description="Load each target at FACTOR x its capacity for --load seconds, then leave it idle for "
+                    "--idle seconds; report errors by kind, threads and RSS against their idle values, and "
+                    "whether a fresh request is answered within 1 s afterwards.")
+    p.add_argument("--modes", required=True, help="comma-separated targets (as ./lab bench --modes)")
+    p.add_argument("--capacity", required=True, metavar="RPS|MODE=RPS,...|results.json",
+                   help="what each target sustained: one rate for all, one per mode, or a results.json "
+                        "of ./lab bench (highest 2xx rate) or ./lab capacity (capacity found)")
+    p.add_argument("--factor", type=float, default=2.0, help="load = factor x capacity (default 2)")
+    p.add_argument("--load", type=_seconds(1, 3600, "--load"), default="60", metavar="S", help="overload seconds (60)")
+    p.add_argument("--idle", type=_seconds(1, 3600, "--idle"), default="60", metavar="S", help="idle seconds after (60)")
+    p.add_argument("--warmup", type=_seconds(0, 600, "--warmup"), default="20", metavar="S",
+                   help="warm-up at a quarter of the rate before the idle values are taken (20)")
+    p.add_argument("--sleep", type=_seconds(0, 60000, "--sleep"), default="100", metavar="MS",
+                   help="the request: /api/sleep?ms=MS (100)")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="request timeout of the load tool (10)")
+    p.add_argument("--connections", type=int, metavar="N",
+                   help="load-tool connections (default: twice what the sleep needs at the rate, 50..10000)")
+    p.add_argument("--port", default="8080", help="server port on 127.0.0.1 (8080)")
+    p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT", type=single_line,
+                   help="extra server JVM option, repeatable")
+    p.add_argument("--out", metavar="DIR", help="results folder (default results/<timestamp>-soak/)")
+    p.set_defaults(run=run)
+    _parser = p
+
+
+def _config(args):
+    known = all_targets()
+    modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
+    unknown = [m for m in modes if m not in known]
+    if not modes or unknown:
+        raise UsageError(f"--modes: unknown target(s) {', '.join(unknown) or '(none given)'}; choose from: "
+                         + ", ".join(known))
+    if not args.factor > 0:
+        raise UsageError(f"--factor must be above 0, was {args.factor:g}")
+    if not args.timeout > 0:
+        raise UsageError(f"--timeout must be above 0, was {args.timeout:g}")
+    if args.connections is not None and not 1 <= args.connections <= 20000:
+        raise UsageError(f"--connections must be in 1..20000, was {args.connections}")
+    return SoakConfig(modes=modes, capacity=parse_capacity(args.capacity, modes, args.sleep), factor=args.factor,
+                      load_s=args.load, idle_s=args.idle, warmup_s=args.warmup, sleep_ms=args.sleep,
+                      timeout_s=args.timeout, connections=args.connections, port=port_number(args.port),
+                      jvm_options=tuple(args.jvm_opt)), all_targets()
+
+
+def run(args):
+    try:
+        config, targets = _config(args)
+        out_dir = Path(args.out).resolve() if args.out else RESULTS / f"{datetime.now():%Y%m%d-%H%M%S}-soak"
+        if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+            raise UsageError(f"--out {args.out} exists and is not an empty folder")
+    except UsageError as e:
+        _parser.error(str(e))  # the usage line and exit 2, as for argparse's own errors
+    ensure_port_free(config.port)
+    executable = ensure_tools([DRIVER])[DRIVER]
+    java_home = find_java_home()
+    if any(m in PAYARA_MODES for m in config.modes):
+        ensure_built()
+    _raise_open_files_limit(max(config.connections_for(config.rate(m)) for m in config.modes))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    command_line = "./lab " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "./lab soak"
+    env = collect(java_home, {DRIVER: executable}, command_line)
+    result = run_soak(config, targets, executable, out_dir, env)
+    print((out_dir / "report.md").read_text())
+    print(f"report: {out_dir / 'report.md'}")
+    failed = [t["mode"] for t in result["targets"] if t["checks"].get("no_crash") is False or t["checks"].get("no_oom") is False]
+    return 1 if failed else 0

@@ -1,0 +1,369 @@
+"""./lab soak: does a server survive overload? Each target is loaded at FACTOR x its capacity for
+--load seconds, then left idle for --idle seconds; the checks say whether it crashed, ran out of
+memory, how many requests failed (by kind: timeouts are counted, not hidden), whether its OS
+threads and RSS came back near their idle values during the idle phase, and whether it answers a
+fresh request within a second afterwards.
+
+The load is bombardier with --rate. bombardier is not a pure open model: each of its connections
+waits for its answer before sending again, so when every connection waits, the rate it offers falls
+below the one asked for. The record says what was asked and what was sent; a tool that sends at a
+fixed rate whatever the answers (vegeta) is the better driver once the lab has it.
+"""
+import http.client
+import json
+import math
+import shlex
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .bench.drivers import DRIVERS, DriverOutputError, LoadSpec
+from .bench.results import write_json
+from .bench.sampler import WindowSampler, process_running, write_samples_csv
+from .errors import LabError, UsageError
+from .process import spawn, stop
+
+DRIVER = "bombardier"
+# "Back near idle": within this share of the idle value, or this absolute margin, whichever is larger.
+NEAR_IDLE_SHARE = 0.10
+NEAR_IDLE_THREADS = 10
+NEAR_IDLE_RSS_MB = 64
+FRESH_REQUEST_LIMIT_S = 1.0
+SETTLE_S = 5  # quiet seconds after the warm-up whose samples define "idle"
+OOM_MARKER = "OutOfMemoryError"
+MAX_CONNECTIONS = 10000
+
+
+@dataclass(frozen=True)
+class SoakConfig:
+    modes: tuple
+    capacity: dict          # mode -> requests per second it sustained
+    factor: float = 2.0
+    load_s: int = 60
+    idle_s: int = 60
+    warmup_s: int = 20
+    sleep_ms: int = 100
+    timeout_s: float = 10.0
+    connections: int | None = None
+    port: int = 8080
+    jvm_options: tuple = ()
+
+    def rate(self, mode):
+        return max(1, round(self.capacity[mode] * self.factor))
+
+    def connections_for(self, rate):
+        """Enough connections that `rate` can be sent while every answer takes up to the timeout
+        would need rate x timeout; that many sockets would measure the client, so: twice what the
+        sleep needs at that rate, at least 50, at most MAX_CONNECTIONS (or --connections)."""
+        if self.connections:
+            return self.connections
+        return max(50, min(MAX_CONNECTIONS, math.ceil(rate * (self.sleep_ms / 1000 + 0.05) * 2)))
+
+    @property
+    def path(self):
+        return f"/api/sleep?ms={self.sleep_ms}"
+
+    def to_dict(self):
+        return {"modes": list(self.modes), "capacity_rps": self.capacity, "factor": self.factor,
+                "load_s": self.load_s, "idle_s": self.idle_s, "warmup_s": self.warmup_s,
+                "sleep_ms": self.sleep_ms, "timeout_s": self.timeout_s, "connections": self.connections,
+                "port": self.port, "jvm_options": list(self.jvm_options), "driver": DRIVER,
+                "near_idle": {"share": NEAR_IDLE_SHARE, "threads": NEAR_IDLE_THREADS, "rss_mb": NEAR_IDLE_RSS_MB},
+                "fresh_request_limit_s": FRESH_REQUEST_LIMIT_S}
+
+
+# ---- capacity -------------------------------------------------------------------------------------
+
+def parse_capacity(text, modes, sleep_ms=None):
+    """--capacity: N (req/s, every mode), MODE=N,MODE=N, or a results.json of ./lab bench or ./lab
+    capacity (per mode: the capacity found, else the highest 2xx rate measured; only figures measured
+    with the same sleep when `sleep_ms` is given: capacity depends on it)."""
+    path = Path(text)
+    if text.endswith(".json"):
+        if not path.is_file():
+            raise UsageError(f"--capacity {text}: no such file")
+        capacity = capacity_from_results(json.loads(path.read_text()), sleep_ms)
+    elif "=" in text:
+        capacity = {}
+        for item in text.split(","):
+            mode, _, value = item.partition("=")
+            capacity[mode.strip()] = _rate(value, f"--capacity {item}")
+    else:
+        value = _rate(text, f"--capacity {text}")
+        capacity = {mode: value for mode in modes}
+    missing = [m for m in modes if m not in capacity]
+    if missing:
+        at = f" at a {sleep_ms} ms sleep" if sleep_ms is not None and text.endswith(".json") else ""
+        raise UsageError(f"--capacity gives no rate for {', '.join(missing)}{at} (has: {', '.join(capacity) or 'none'})")
+    return {m: capacity[m] for m in modes}
+
+
+def _rate(text, what):
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"{what}: a rate in requests per second, e.g. 1500") from None
+    if not value > 0:
+        raise UsageError(f"{what}: the rate must be above 0")
+    return value
+
+
+def capacity_from_results(run, sleep_ms=None):
+    """mode -> req/s from a results.json: a capacity run's summary, else the best 2xx rate of a bench."""
+    def same_sleep(record):
+        return sleep_ms is None or (record.get("sleep_min_ms"), record.get("sleep_max_ms")) == (sleep_ms, sleep_ms)
+    found = {}
+    for row in run.get("summary") or []:
+        value = row.get("capacity_rps") if isinstance(row, dict) else None
+        if isinstance(value, dict):
+            value = value.get("median")
+        if value and same_sleep(row):
+            found[row["mode"]] = max(found.get(row["mode"], 0), float(value))
+    if found:
+        return found
+    for point in run.get("points") or []:
+        ok_rps = (point.get("load") or {}).get("ok_rps")
+        if ok_rps and same_sleep(point):
+            found[point["mode"]] = max(found.get(point["mode"], 0), float(ok_rps))
+    return found
+
+
+# ---- one target -----------------------------------------------------------------------------------
+
+def soak_target(target, config, executable, out_dir, log=print):
+    """Starts the target, warms it, measures idle, overloads, idles, checks; returns its record.
+    The server is stopped whatever happens (Ctrl-C included)."""
+    mode = target.name
+    raw = out_dir / "raw"
+    raw.mkdir(parents=True, exist_ok=True)
+    rate = config.rate(mode)
+    record = {"mode": mode, "capacity_rps": config.capacity[mode], "rate": rate,
+              "connections": config.connections_for(rate)}
+    server = target.start(config.port, list(config.jvm_options))
+    try:
+        record["pid"] = server.pid
+        url = server.base_url + config.path
+        if config.warmup_s:
+            log(f"{mode}: warm-up {config.warmup_s} s at {max(1, rate // 4)} req/s (not measured)")
+            _load(executable, url, config, max(1, rate // 4), config.warmup_s, raw / f"{mode}.warmup", None)
+        sampler = WindowSampler(server.pid, interval=0.5).start()
+        time.sleep(SETTLE_S)
+        idle_samples = list(sampler.samples)
+        log(f"{mode}: {config.load_s} s at {rate} req/s ({config.factor:g} x {config.capacity[mode]:g}), "
+            f"{record['connections']} connections, then {config.idle_s} s idle")
+        load_began = sampler.samples[-1].t if sampler.samples else 0.0
+        load = _load(executable, url, config, rate, config.load_s, raw / f"{mode}.load", sampler)
+        load_ended = sampler.samples[-1].t if sampler.samples else load_began
+        alive_after_load = process_running(server.pid)
+        if alive_after_load:
+            _sleep_while_alive(server.pid, config.idle_s)
+        samples = sampler.stop()
+        write_samples_csv(raw / f"{mode}.samples.csv", samples)
+        record["load"] = load
+        record["resources"] = resource_checks(idle_samples, samples, load_began, load_ended)
+        record["alive"] = process_running(server.pid)
+        record["fresh_request"] = fresh_request(server.base_url, "/api/sleep?ms=0") if record["alive"] else None
+        record["log"] = _keep_log(server, out_dir, mode)
+        record["oom"] = _log_mentions(out_dir / record["log"], OOM_MARKER) if record["log"] else None
+    finally:
+        server.stop()
+    record["checks"] = checks(record)
+    return record
+
+
+def _load(executable, url, config, rate, seconds, prefix, sampler):
+    spec = LoadSpec(url=url, concurrency=config.connections_for(rate), duration_s=seconds,
+                    timeout_s=config.timeout_s, rate=rate, side_file_prefix=prefix)
+    driver = DRIVERS[DRIVER]
+    command = driver.command(spec, executable)
+    output_path = Path(f"{prefix}.out")
+    began = time.monotonic()
+    process = spawn(command, output_path)
+    try:
+        if sampler:
+            sampler.attach_driver(process.pid)
+        limit = seconds + config.timeout_s + 30
+        while process.poll() is None and time.monotonic() - began < limit:
+            time.sleep(0.2)
+        hung = process.poll() is None
+    finally:
+        stop(process, grace_seconds=5)
+        if sampler:
+            sampler.attach_driver(None)
+    result = {"command": shlex.join(command), "asked_rps": rate, "seconds": seconds}
+    try:
+        parsed = driver.parse(output_path.read_text(errors="replace"), spec, wall_s=time.monotonic() - began)
+    except (DriverOutputError, ValueError, KeyError, OSError) as e:
+        result["failure"] = f"{DRIVER} exit {process.returncode}: {e}"
+        return result
+    result.update(parsed.to_dict())
+    result["sent_rps"] = round((parsed.responses + parsed.errors.total - parsed.errors.non_2xx) / seconds, 1)
+    if hung:
+        result["failure"] = f"{DRIVER} did not end within {seconds + config.timeout_s + 30:.0f} s"
+    return result
+
+
+def _sleep_while_alive(pid, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process_running(pid):
+        time.sleep(0.5)
+
+
+def resource_checks(idle_samples, samples, load_began, load_ended):
+    """Idle, peak and final OS threads and RSS, and when (seconds after the load) each came back
+    near its idle value for good (None: not within the idle phase)."""
+    idle = [s.server for s in idle_samples if s.server]
+    during = [s for s in samples if s.server and load_began <= s.t <= load_ended]
+    after = [s for s in samples if s.server and s.t > load_ended]
+    if not idle or not after:
+        return None
+    idle_threads = sorted(r.threads for r in idle)[len(idle) // 2]
+    idle_rss_mb = sorted(r.rss_kb for r in idle)[len(idle) // 2] / 1024
+    result = {"threads": {"idle": idle_threads, "peak": max((s.server.threads for s in during), default=None),
+                          "end": after[-1].server.threads},
+              "rss_mb": {"idle": round(idle_rss_mb, 1),
+                         "peak": round(max((s.server.rss_kb for s in during), default=0) / 1024, 1),
+                         "end": round(after[-1].server.rss_kb / 1024, 1)}}
+    thread_limit = idle_threads + max(NEAR_IDLE_THREADS, NEAR_IDLE_SHARE * idle_threads)
+    rss_limit_mb = idle_rss_mb + max(NEAR_IDLE_RSS_MB, NEAR_IDLE_SHARE * idle_rss_mb)
+    result["threads"]["back_after_s"] = back_near_idle([(s.t - load_ended, s.server.threads) for s in after], thread_limit)
+    result["rss_mb"]["back_after_s"] = back_near_idle([(s.t - load_ended, s.server.rss_kb / 1024) for s in after],
+                                                      rss_limit_mb)
+    result["threads"]["limit"] = round(thread_limit, 1)
+    result["rss_mb"]["limit"] = round(rss_limit_mb, 1)
+    return result
+
+
+def back_near_idle(series, limit):
+    """The time of the first sample from which every later one stays at or below `limit`; None if
+    the last one is still above."""
+    back = None
+    for t, value in series:
+        if value <= limit:
+            if back is None:
+                back = round(max(t, 0.0), 1)
+        else:
+            back = None
+    return back
+
+
+def fresh_request(base_url, path):
+    """One new connection and request after the idle phase: status and seconds."""
+    parts = urlsplit(base_url)
+    began = time.monotonic()
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return {"status": response.status, "seconds": round(time.monotonic() - began, 3)}
+    except OSError as e:
+        return {"status": None, "seconds": round(time.monotonic() - began, 3), "error": str(e)}
+    finally:
+        connection.close()
+
+
+def _keep_log(server, out_dir, mode):
+    source = Path(getattr(server, "log_path", "") or "")
+    if not source.is_file():
+        return None
+    target = out_dir / "servers" / f"{mode}.log"
+    target.parent.mkdir(exist_ok=True)
+    target.write_bytes(source.read_bytes())
+    return str(target.relative_to(out_dir))
+
+
+def _log_mentions(path, text):
+    with open(path, "rb") as f:
+        return text.encode() in f.read()
+
+
+def checks(record):
+    """Each check: True (passed), False (failed) or None (could not be measured)."""
+    load = record.get("load") or {}
+    resources = record.get("resources") or {}
+    fresh = record.get("fresh_request") or {}
+    return {
+        "no_crash": record.get("alive"),
+        "no_oom": None if record.get("oom") is None else not record["oom"],
+        "load_measured": "failure" not in load if load else False,
+        "threads_back": None if not resources else resources["threads"]["back_after_s"] is not None,
+        "rss_back": None if not resources else resources["rss_mb"]["back_after_s"] is not None,
+        "fresh_request_within_1s": (bool(fresh) and fresh.get("status") == 200
+                                    and fresh["seconds"] <= FRESH_REQUEST_LIMIT_S),
+    }
+
+
+# ---- the run --------------------------------------------------------------------------------------
+
+def run_soak(config, targets, executable, out_dir, env, log=print):
+    """Every target in turn; soak.json and report.md are rewritten after each, so Ctrl-C keeps what finished."""
+    run = {"config": config.to_dict(), "env": env, "state": "running", "targets": []}
+    try:
+        for name in config.modes:
+            run["targets"].append(soak_target(targets[name], config, executable, out_dir, log))
+            _write(run, out_dir)
+        run["state"] = "complete"
+    except KeyboardInterrupt:
+        run["state"] = "interrupted"
+        raise
+    except LabError as e:
+        run["state"], run["error"] = "failed", str(e).splitlines()[0]
+        raise
+    finally:
+        _write(run, out_dir)
+    return run
+
+
+def _write(run, out_dir):
+    write_json(out_dir / "soak.json", run)
+    (out_dir / "report.md").write_text(report(run))
+
+
+def _number(value):
+    return f"{value:,.1f}" if isinstance(value, (int, float)) else "n/a"
+
+
+def _problem(check_passed):
+    """A crash/OOM column: "no" when the check passed, "**YES**" when it failed."""
+    return {True: "no", False: "**YES**", None: "n/a"}[check_passed]
+
+
+def report(run):
+    config = run["config"]
+    lines = [f"# Overload soak ({run['state']})", "",
+             f"Command: `{run['env'].get('command', './lab soak')}`", "",
+             f"Each target: warm-up {config['warmup_s']} s at a quarter of the rate, {SETTLE_S} s quiet (its idle "
+             f"threads and RSS: the medians there), then `GET {'/api/sleep?ms=' + str(config['sleep_ms'])}` at "
+             f"{config['factor']:g} x its capacity for {config['load_s']} s with {config['driver']} --rate "
+             f"(timeout {config['timeout_s']:g} s), then {config['idle_s']} s idle, then one fresh request. "
+             f"\"Back\" is the time after the load from which threads or RSS stayed within "
+             f"max({NEAR_IDLE_SHARE:.0%}, {NEAR_IDLE_THREADS} threads / {NEAR_IDLE_RSS_MB} MB) of idle.", "",
+             "| target | capacity | asked → sent req/s | 2xx req/s | failed (timeout/connect/reset/non-2xx/other) "
+             "| threads idle → peak → end (back after) | RSS MB idle → peak → end (back after) | fresh request "
+             "| crash | OOM |",
+             "|---|---:|---:|---:|---|---|---|---|---|---|"]
+    for t in run["targets"]:
+        load = t.get("load") or {}
+        errors = load.get("errors") or {}
+        failed = (f"{errors.get('total', 0)} ({errors.get('timeout', 0)}/{errors.get('connect', 0)}/"
+                  f"{errors.get('reset', 0)}/{errors.get('non_2xx', 0)}/{errors.get('other', 0)})"
+                  if errors else load.get("failure", "n/a"))
+        r = t.get("resources") or {}
+        threads, rss = r.get("threads") or {}, r.get("rss_mb") or {}
+
+        def span(d):
+            if not d:
+                return "n/a"
+            back = f"{d['back_after_s']:g} s" if d.get("back_after_s") is not None else "**not back**"
+            return f"{d['idle']} → {d['peak']} → {d['end']} ({back})"
+        fresh = t.get("fresh_request") or {}
+        fresh_text = (f"{fresh.get('status')} in {fresh['seconds'] * 1000:.0f} ms" if fresh else "n/a")
+        checks_ = t.get("checks") or {}
+        lines.append(f"| {t['mode']} | {t['capacity_rps']:g} | {t['rate']} → {_number(load.get('sent_rps'))} "
+                     f"| {_number(load.get('ok_rps'))} | {failed} | {span(threads)} | {span(rss)} | {fresh_text} "
+                     f"| {_problem(checks_.get('no_crash'))} | {_problem(checks_.get('no_oom'))} |")
+    lines += ["", "Files: `soak.json` (every figure), `raw/<target>.samples.csv` (/proc every 0.5 s over "
+                  "quiet, load and idle), `raw/<target>.load.out` (the load tool), `servers/<target>.log`."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,132 @@
+"""./lab soak: the checks from made-up samples, capacity input, and short real runs: a baseline
+that survives, and a server that dies under the load (the crash must be reported, not hidden)."""
+import json
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from labkit import ROOT, soak
+from labkit.bench.drivers import ensure_tools
+from labkit.bench.sampler import ProcessReading, Sample
+from labkit.errors import UsageError
+from labkit.process import spawn, stop
+from labkit.targets import Target
+
+
+def test_back_near_idle_is_the_start_of_the_last_stretch_at_or_below_the_limit():
+    assert soak.back_near_idle([(0.5, 300), (1.0, 120), (1.5, 90), (2.0, 95)], 100) == 1.5
+    assert soak.back_near_idle([(0.5, 90), (1.0, 150), (1.5, 90)], 100) == 1.5, "a relapse restarts the clock"
+    assert soak.back_near_idle([(0.5, 90), (1.0, 150)], 100) is None, "still above at the end"
+
+
+def _sample(t, threads, rss_mb):
+    return Sample(t=t, server=ProcessReading(cpu_s=0, rss_kb=rss_mb * 1024, hwm_kb=rss_mb * 1024, threads=threads,
+                                             read_bytes=None), driver=None, machine_busy_s=0, machine_total_s=0)
+
+
+def test_threads_that_stay_up_after_the_load_are_not_back():
+    idle = [_sample(t, 40, 500) for t in (0, 0.5, 1)]
+    load = [_sample(t, 4040, 1500) for t in (2, 3, 4)]
+    after = [_sample(t, 4040, 520) for t in (5, 6, 7)]   # the platform pool keeps its threads
+    result = soak.resource_checks(idle, idle + load + after, load_began=1.5, load_ended=4)
+    assert result["threads"] == {"idle": 40, "peak": 4040, "end": 4040, "back_after_s": None, "limit": 50}
+    assert result["rss_mb"]["back_after_s"] == 1.0 and result["rss_mb"]["peak"] == 1500
+
+
+def test_capacity_comes_from_a_number_a_list_or_results_json(tmp_path):
+    assert soak.parse_capacity("150", ("a", "b")) == {"a": 150, "b": 150}
+    assert soak.parse_capacity("a=100,b=2.5e3", ("a", "b")) == {"a": 100, "b": 2500}
+    bench = {"points": [{"mode": "a", "load": {"ok_rps": 90}, "sleep_min_ms": 100, "sleep_max_ms": 100},
+                        {"mode": "a", "load": {"ok_rps": 120}, "sleep_min_ms": 100, "sleep_max_ms": 100},
+                        {"mode": "a", "load": {"ok_rps": 9000}, "sleep_min_ms": 1, "sleep_max_ms": 1},
+                        {"mode": "b", "load": None, "sleep_min_ms": 100, "sleep_max_ms": 100}]}
+    (tmp_path / "bench.json").write_text(json.dumps(bench))
+    with pytest.raises(UsageError, match="no rate for b"):
+        soak.parse_capacity(str(tmp_path / "bench.json"), ("a", "b"))
+    assert soak.parse_capacity(str(tmp_path / "bench.json"), ("a",), sleep_ms=100) == {"a": 120}, "same sleep only"
+    capacity_run = {"summary": [{"mode": "a", "capacity_rps": {"median": 800, "min": 760, "max": 820}}]}
+    assert soak.capacity_from_results(capacity_run) == {"a": 800}
+    for bad in ("0", "-5", "fast", "a=x"):
+        with pytest.raises(UsageError):
+            soak.parse_capacity(bad, ("a",))
+
+
+# A server that answers /api/sleep and dies (exit 3) at its 40th request, as a crash under load would.
+DYING_SERVER = textwrap.dedent("""
+    import http.server, os, sys
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        count = 0
+        def do_GET(self):
+            Handler.count += 1
+            if Handler.count >= 40:
+                os._exit(3)
+            self.send_response(200); self.send_header("Content-Length", "2"); self.end_headers()
+            self.wfile.write(b"{}")
+        def log_message(self, *args):
+            pass
+    http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+""")
+
+
+class _DyingServer:
+    def __init__(self, port, log_path):
+        self.base_url = f"http://127.0.0.1:{port}"
+        self.log_path = log_path
+        self.process = spawn([sys.executable, "-c", DYING_SERVER, str(port)], log_path)
+        self.pid = self.process.pid
+        deadline = time.monotonic() + 10
+        while socket.socket().connect_ex(("127.0.0.1", port)) != 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    def stop(self):
+        stop(self.process)
+
+
+def test_a_server_that_dies_under_the_load_is_reported_as_crashed(tmp_path):
+    executable = ensure_tools(["bombardier"])["bombardier"]
+    target = Target("dies", "dies at its 40th request", None, lambda port, jvm_options=(): _DyingServer(port, tmp_path / "s.log"))
+    config = soak.SoakConfig(modes=("dies",), capacity={"dies": 25}, load_s=3, idle_s=2, warmup_s=0, port=19251)
+    run = soak.run_soak(config, {"dies": target}, executable, tmp_path / "out", {"command": "test"}, log=lambda m: None)
+    [record] = run["targets"]
+    assert record["checks"]["no_crash"] is False
+    assert record["fresh_request"] is None
+    assert record["load"]["errors"]["total"] > 0, "requests after the crash count as failed"
+    assert "| dies | 25 |" in (tmp_path / "out" / "report.md").read_text()
+    assert "**YES**" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_a_short_soak_of_a_baseline_survives_and_answers_afterwards(tmp_path):
+    out = tmp_path / "soak"
+    result = subprocess.run([sys.executable, "-m", "labkit.cli", "soak", "--modes", "jdk-virtual", "--capacity", "100",
+                             "--load", "4", "--idle", "4", "--warmup", "1", "--port", "19252", "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout
+    run = json.loads((out / "soak.json").read_text())
+    assert run["state"] == "complete"
+    [record] = run["targets"]
+    assert record["rate"] == 200
+    assert record["checks"]["no_crash"] and record["checks"]["no_oom"] and record["checks"]["load_measured"]
+    assert record["checks"]["fresh_request_within_1s"], record["fresh_request"]
+    assert record["load"]["ok"] > 0
+    assert record["resources"]["threads"]["idle"] > 0
+    assert (out / "raw" / "jdk-virtual.samples.csv").is_file() and (out / "report.md").is_file()
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--modes", "virtual", "--capacity", "fast"], "a rate in requests per second"),
+    (["--modes", "nosuch", "--capacity", "100"], "unknown target(s) nosuch"),
+    (["--modes", "virtual,jdk-virtual", "--capacity", "virtual=100"], "no rate for jdk-virtual"),
+    (["--modes", "virtual", "--capacity", "100", "--idle", "0"], "--idle must be in 1..3600"),
+    (["--modes", "virtual", "--capacity", "100", "--jvm-opt=-Xmx1g\nx"], "must be a single line"),
+])
+def test_bad_input_gets_the_usage_line_and_exit_2(arguments, message):
+    result = subprocess.run([sys.executable, "-m", "labkit.cli", "soak", *arguments], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: ./lab soak")
+    assert message in result.stderr
