@@ -287,6 +287,7 @@ def _start_domain_with_fake_payara(tmp_path, fail_step=""):
     lab.mkdir(exist_ok=True)
     (lab / "pre-boot-commands.asadmin").write_text((ROOT / "domain-config" / "virtual" / "pre-boot-commands.asadmin").read_text())
     shutil.copy(DOCKER / "server" / "micro-to-server.sed", lab)
+    shutil.copy(DOCKER / "server" / "product-settings.asadmin", lab)
     (lab / "virtual-pool.jar").write_text("jar")
     secret = tmp_path / "secret"
     secret.write_text("a-real-secret-password\n")
