@@ -33,6 +33,7 @@ package wrk             command -v wrk                      # wrk: a load tool o
 package python3-venv    python3 -c 'import ensurepip'       # ./lab's own .venv
 package golang-go       command -v go                       # builds the Go load tools below
 build ab-scripts/install-bombardier.sh
+build ab-scripts/install-vegeta.sh      # the open-model load tool (./lab capacity, --rate)
 # ----------------------------------------------------------------------------------------------
 
 if ((${#packages[@]})); then
