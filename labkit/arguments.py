@@ -1,5 +1,11 @@
-"""Argument types shared by the ./lab commands (argparse `type=` functions): one check, one message."""
+"""Argument types shared by the ./lab commands (argparse `type=` functions): one check, one message.
+
+A bad value raises argparse.ArgumentTypeError, which argparse turns into the command's usage line
+and exit code 2. `name` repeats the option in the message where the tests and users look for
+"--duration must be in 1..3600" rather than argparse's own "argument --duration:" prefix alone.
+"""
 import argparse
+import math
 
 from .errors import UsageError
 
@@ -20,3 +26,46 @@ def single_line(text):
     if "\n" in text or "\r" in text:
         raise argparse.ArgumentTypeError(f"must be a single line, was {text!r}")
     return text
+
+
+def _prefix(name):
+    return f"{name} " if name else ""
+
+
+def whole_number(low, high=None, name=None, unit="a whole number"):
+    """A type for an integer in low..high (no upper bound when high is None); 1_000 is accepted.
+    `unit` names what is expected in the message, e.g. "whole seconds"."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{_prefix(name)}must be {unit}, was '{text}'") from None
+        if value < low or (high is not None and value > high):
+            bounds = f">= {low}" if high is None else f"in {low}..{high}"
+            raise argparse.ArgumentTypeError(f"{_prefix(name)}must be {bounds}, was {value}")
+        return value
+    return parse
+
+
+def decimal_number(low, high, name=None):
+    """A type for a float in low..high (NaN and infinities fail the bounds)."""
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{_prefix(name)}must be a number, was '{text}'") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{_prefix(name)}must be in {low:g}..{high:g}, was {value:g}")
+        return value
+    return parse
+
+
+def positive_seconds(text):
+    """A duration in (0, 3600] seconds, written 15, 2.5 or 2.5s."""
+    try:
+        value = float(text.rstrip("s"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds (e.g. 15 or 2.5), was '{text}'") from None
+    if not 0 < value <= 3600 or math.isnan(value):
+        raise argparse.ArgumentTypeError(f"seconds must be in (0, 3600], was '{text}'")
+    return value

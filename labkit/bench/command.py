@@ -7,7 +7,7 @@ from datetime import datetime
 
 from .. import ROOT
 from ..build import ensure_built
-from ..arguments import single_line
+from ..arguments import positive_seconds, single_line, whole_number
 from ..errors import LabError, UsageError
 from ..jdk import find_java_home
 from ..process import ensure_port_free
@@ -65,18 +65,18 @@ def register(subparsers):
                    help="connections, comma-separated; CONCURRENCY@SLEEP gives a level its own sleep (default 1000)")
     p.add_argument("--sleep", type=options.sleep_spec, metavar="MS|MIN-MAX",
                    help="sleep per request in ms, fixed (100) or uniform (50-150) (default 100)")
-    p.add_argument("--depth", type=options.bounded_int(0, options.MAX_DEPTH, "--depth"), metavar="N",
+    p.add_argument("--depth", type=whole_number(0, options.MAX_DEPTH, "--depth"), metavar="N",
                    help="call depth at which the request sleeps (default 100)")
-    p.add_argument("--duration", type=options.bounded_int(1, options.MAX_DURATION_S, "--duration"), metavar="S",
+    p.add_argument("--duration", type=whole_number(1, options.MAX_DURATION_S, "--duration"), metavar="S",
                    help="measured window per point, whole seconds (default 30)")
-    p.add_argument("--warmup", type=options.bounded_int(0, options.MAX_WARMUP_S, "--warmup"), metavar="S",
+    p.add_argument("--warmup", type=whole_number(0, options.MAX_WARMUP_S, "--warmup"), metavar="S",
                    help="unmeasured load before each level, whole seconds (default 10)")
     p.add_argument("--warmup-until-steady", action="store_true",
                    help="repeat the warm-up run (--warmup seconds each) until the last three runs' throughput "
                         "agree within ±5 %% (it stopped rising), at most --warmup-cap seconds; the time is recorded")
-    p.add_argument("--warmup-cap", type=options.bounded_int(1, options.MAX_WARMUP_S, "--warmup-cap"), metavar="S",
+    p.add_argument("--warmup-cap", type=whole_number(1, options.MAX_WARMUP_S, "--warmup-cap"), metavar="S",
                    help="the most --warmup-until-steady may take (default 180)")
-    p.add_argument("--repeats", type=options.bounded_int(1, options.MAX_REPEATS, "--repeats"), metavar="N",
+    p.add_argument("--repeats", type=whole_number(1, options.MAX_REPEATS, "--repeats"), metavar="N",
                    help="measured windows per point, reported as median [min-max] (default 3)")
     p.add_argument("--restart", choices=("repeat", "mode"),
                    help="'repeat': each repeat starts every server afresh, modes interleaved (default); "
@@ -84,7 +84,7 @@ def register(subparsers):
     p.add_argument("--driver", dest="drivers", type=options.name_list, metavar="LIST",
                    help="load tool(s): " + ", ".join(DRIVERS) + " (default bombardier, vegeta with --rate); "
                         "several run every point under each")
-    p.add_argument("--rate", type=options.bounded_int(1, 10_000_000, "--rate"), metavar="REQ_PER_S",
+    p.add_argument("--rate", type=whole_number(1, 10_000_000, "--rate"), metavar="REQ_PER_S",
                    help="a fixed request rate. With vegeta (the default then) an open model: requests leave on "
                         "schedule whatever the server does and latency runs from each request's intended start. "
                         "With --driver bombardier only a rate limit over --concurrency connections: a stalled "
@@ -96,11 +96,11 @@ def register(subparsers):
                    help="measure each window inside one continuous run of the load tool (warm-up, window, then "
                         "a drain of one timeout), counting only requests that start in the window, so the "
                         "connection ramp stays out of it (ab only)")
-    p.add_argument("--timeout", type=options.positive_seconds, metavar="S",
+    p.add_argument("--timeout", type=positive_seconds, metavar="S",
                    help="request timeout of the load tool; must be above the sleep "
                         f"(default: the larger of {options.MIN_DEFAULT_TIMEOUT_S:g} s and "
                         f"{options.TIMEOUT_SLEEP_FACTOR} x the longest sleep)")
-    p.add_argument("--port", type=options.bounded_int(1, 65535, "--port"), metavar="PORT",
+    p.add_argument("--port", type=whole_number(1, 65535, "--port"), metavar="PORT",
                    help="server port on 127.0.0.1 (default 8080)")
     p.add_argument("--jvm-opt", action="append", metavar="OPT", type=single_line, help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
     p.add_argument("--heap", type=heap_list, metavar="LIST",

@@ -5,7 +5,6 @@ and exit code 2); checks that need several options together raise UsageError fro
 BenchConfig.build, which the command turns into the same usage line.
 """
 import argparse
-import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,28 +88,6 @@ def name_list(text):
     if len(set(names)) != len(names):
         raise argparse.ArgumentTypeError(f"a name is given twice in '{text}'")
     return names
-
-
-def bounded_int(low, high, what):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a whole number, was '{text}'") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be in {low}..{high}, was {value}")
-        return value
-    return parse
-
-
-def positive_seconds(text):
-    try:
-        value = float(text.rstrip("s"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds (e.g. 15 or 2.5), was '{text}'") from None
-    if not 0 < value <= 3600 or math.isnan(value):
-        raise argparse.ArgumentTypeError(f"seconds must be in (0, 3600], was '{text}'")
-    return value
 
 
 def run_name(text):

@@ -5,6 +5,7 @@ import sys
 from datetime import datetime
 
 from .. import ROOT
+from ..arguments import positive_seconds, single_line, whole_number
 from ..bench import config as bench_options
 from ..bench.command import RESULTS, _raise_open_files_limit
 from ..bench.cpus import cpu_pinning
@@ -49,39 +50,39 @@ def register(subparsers):
     p.add_argument("--slo", dest="goal", type=options.latency_goal, metavar="pNN=[+]MS",
                    help="latency goal: p99=+50ms (sleep + 50 ms, the default), p99=150ms (absolute); "
                         "p50, p90, p99, p99.9")
-    p.add_argument("--depth", type=bench_options.bounded_int(0, bench_options.MAX_DEPTH, "--depth"), metavar="N",
+    p.add_argument("--depth", type=whole_number(0, bench_options.MAX_DEPTH, "--depth"), metavar="N",
                    help="call depth at which the request sleeps (default 100)")
-    p.add_argument("--duration", type=bench_options.bounded_int(3, 600, "--duration"), metavar="S",
+    p.add_argument("--duration", type=whole_number(3, 600, "--duration"), metavar="S",
                    help="measured window of each step, seconds (default 15)")
-    p.add_argument("--preroll", type=bench_options.bounded_int(0, 60, "--preroll"), metavar="S",
+    p.add_argument("--preroll", type=whole_number(0, 60, "--preroll"), metavar="S",
                    help="load at the step's rate before its window, same run, not measured "
                         "(default: two sleeps, at least 2 s)")
-    p.add_argument("--repeats", type=bench_options.bounded_int(1, bench_options.MAX_REPEATS, "--repeats"), metavar="N",
+    p.add_argument("--repeats", type=whole_number(1, bench_options.MAX_REPEATS, "--repeats"), metavar="N",
                    help="confirmation rounds at the found rate, each on fresh servers (default 3)")
-    p.add_argument("--start-rate", type=bench_options.bounded_int(1, options.MAX_RATE, "--start-rate"), metavar="REQ_PER_S",
+    p.add_argument("--start-rate", type=whole_number(1, options.MAX_RATE, "--start-rate"), metavar="REQ_PER_S",
                    help="first rate of the ramp (default 250)")
-    p.add_argument("--max-rate", type=bench_options.bounded_int(1, options.MAX_RATE, "--max-rate"), metavar="REQ_PER_S",
+    p.add_argument("--max-rate", type=whole_number(1, options.MAX_RATE, "--max-rate"), metavar="REQ_PER_S",
                    help="highest rate tried (default 50000)")
     p.add_argument("--resolution", type=options.percentage, metavar="PCT",
                    help="bisection stops when the gap between met and missed is at most this (default 5%%)")
-    p.add_argument("--warmup-concurrency", type=bench_options.bounded_int(1, bench_options.MAX_CONCURRENCY,
+    p.add_argument("--warmup-concurrency", type=whole_number(1, bench_options.MAX_CONCURRENCY,
                                                                          "--warmup-concurrency"), metavar="N",
                    help="connections of the closed-model warm-up iterations (default 1000)")
-    p.add_argument("--warmup-iteration", type=bench_options.bounded_int(1, 60, "--warmup-iteration"), metavar="S",
+    p.add_argument("--warmup-iteration", type=whole_number(1, 60, "--warmup-iteration"), metavar="S",
                    help="length of one warm-up iteration (default 5)")
-    p.add_argument("--warmup-min", type=bench_options.bounded_int(0, bench_options.MAX_WARMUP_S, "--warmup-min"),
+    p.add_argument("--warmup-min", type=whole_number(0, bench_options.MAX_WARMUP_S, "--warmup-min"),
                    metavar="S", help="warm up at least this long before the stability rule may end it (default 30)")
-    p.add_argument("--warmup-max", type=bench_options.bounded_int(0, bench_options.MAX_WARMUP_S, "--warmup-max"),
+    p.add_argument("--warmup-max", type=whole_number(0, bench_options.MAX_WARMUP_S, "--warmup-max"),
                    metavar="S", help="cap of the warm-up; 0 = no warm-up (default 180)")
-    p.add_argument("--cooldown", type=bench_options.bounded_int(0, 120, "--cooldown"), metavar="S",
+    p.add_argument("--cooldown", type=whole_number(0, 120, "--cooldown"), metavar="S",
                    help="rest between windows, before waiting for a quiet server (default 3)")
-    p.add_argument("--timeout", type=bench_options.positive_seconds, metavar="S",
+    p.add_argument("--timeout", type=positive_seconds, metavar="S",
                    help="request timeout; must be above the goal (default: the larger of 5 s and 4 x the goal)")
     p.add_argument("--cpus", type=cpu_pinning, metavar="server=CPUS,driver=CPUS",
                    help="pin the server and the load tool to different CPUs (e.g. server=1,driver=0)")
-    p.add_argument("--port", type=bench_options.bounded_int(1, 65535, "--port"), metavar="PORT",
+    p.add_argument("--port", type=whole_number(1, 65535, "--port"), metavar="PORT",
                    help="server port on 127.0.0.1 (default 8080)")
-    p.add_argument("--jvm-opt", action="append", metavar="OPT", help="extra server JVM option, repeatable")
+    p.add_argument("--jvm-opt", action="append", metavar="OPT", type=single_line, help="extra server JVM option, repeatable")
     p.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false", default=None,
                    help="start Payara Micro without domain-config/jvm.options")
     p.add_argument("--name", type=bench_options.run_name, help="results folder suffix (default 'capacity')")

@@ -1,5 +1,4 @@
 """./lab memory: what a parked platform or virtual thread costs (the baselines' thread-memory experiment)."""
-import argparse
 import time
 
 from .. import ROOT
@@ -7,17 +6,10 @@ from ..baselines import ensure_baselines_built
 from ..errors import LabError, UsageError
 from ..jdk import find_java_home
 from .. import memory
+from ..arguments import whole_number
 
-
-def positive(text):
-    """argparse type: a whole number >= 0 (argparse turns the error into a usage line and exit 2)."""
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, was '{text}'") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, was {value}")
-    return value
+# argparse type of the one-run counts: a whole number >= 0.
+NON_NEGATIVE = whole_number(0)
 
 
 def register(subparsers):
@@ -32,10 +24,10 @@ def register(subparsers):
     p.add_argument("--out", default=None, help="with --sweep: folder for thread-memory.{json,png} and the table "
                                                "(default .lab/memory/<time>)")
     p.add_argument("-v", "--virtual", action="store_true", help="one run: virtual threads (default platform)")
-    p.add_argument("-n", "--threads", type=positive, default=1000, help="one run: how many threads (default 1000)")
-    p.add_argument("--depth", type=positive, default=100, help="one run: call depth each thread parks at (default 100)")
+    p.add_argument("-n", "--threads", type=NON_NEGATIVE, default=1000, help="one run: how many threads (default 1000)")
+    p.add_argument("--depth", type=NON_NEGATIVE, default=100, help="one run: call depth each thread parks at (default 100)")
     p.add_argument("--xss", default=None, help="one run: platform thread stack size, e.g. 256k (default: the JVM's)")
-    p.add_argument("--hold-seconds", type=positive, default=0,
+    p.add_argument("--hold-seconds", type=NON_NEGATIVE, default=0,
                    help="one run: keep the threads parked this long (look with grep ^Vm /proc/PID/status)")
     p.set_defaults(run=run)
 

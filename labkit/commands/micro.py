@@ -3,13 +3,13 @@
 Each run writes results/<timestamp>-micro-<kind>/ (logs, raw results, report.md); --publish also
 updates its section of docs/results/micro-<experiment>.md, keeping the hand-written reading there.
 """
-import argparse
 import dataclasses
 import json
 import shlex
 import sys
 from pathlib import Path
 
+from ..arguments import decimal_number, whole_number
 from ..errors import LabError
 from ..jdk import find_java_home
 from ..micro import common, echo, jmh, report, tables
@@ -41,9 +41,9 @@ def register(subparsers):
     r = sub.add_parser("ring", help="N workers in a ring pass a token M times (platform, virtual, virtual on 1 carrier)",
                        description="JMH RingBenchmark: time per ring.")
     _common_options(r)
-    r.add_argument("--workers", type=_int_arg(1, MAX_RING_WORKERS), default=503,
+    r.add_argument("--workers", type=whole_number(1, MAX_RING_WORKERS), default=503,
                    help="threads in the ring (default 503)")
-    r.add_argument("--passes", type=_int_arg(1, 1_000_000_000), default=None,
+    r.add_argument("--passes", type=whole_number(1, 1_000_000_000), default=None,
                    help=f"hand-offs per ring (default 1,000,000; {RING_QUICK_PASSES:,} with --quick)")
     r.set_defaults(run=run_ring)
 
@@ -55,16 +55,16 @@ def register(subparsers):
                    help="connection counts (default 100,1000,5000,10000,15000 and the most ulimit -n allows; "
                         "100,1000 with --quick)")
     e.add_argument("--clients", default=",".join(echo.CLIENTS), help="clients to run (default nio,platform,virtual)")
-    e.add_argument("--duration", type=_float_arg(0.5, 600), default=None,
+    e.add_argument("--duration", type=decimal_number(0.5, 600), default=None,
                    help="seconds of echoing per run (default 10; 5 with --quick)")
-    e.add_argument("--latency-ms", type=_int_arg(0, 60_000), default=1000,
+    e.add_argument("--latency-ms", type=whole_number(0, 60_000), default=1000,
                    help="server delay before each echo (default 1000)")
-    e.add_argument("--message-size", type=_int_arg(1, 65536), default=32,
+    e.add_argument("--message-size", type=whole_number(1, 65536), default=32,
                    help="bytes per echo (default 32)")
-    e.add_argument("--port", type=_int_arg(1024, 65535 - echo.PORT_SPAN), default=common.ECHO_PORT,
+    e.add_argument("--port", type=whole_number(1024, 65535 - echo.PORT_SPAN), default=common.ECHO_PORT,
                    help=f"first echo server port; each run listens on {echo.LISTEN_PORTS} ports, runs rotate over "
                         f"{echo.PORT_SPAN} (default {common.ECHO_PORT}-{common.ECHO_PORT + echo.PORT_SPAN - 1})")
-    e.add_argument("--client-nofile", type=_int_arg(32, 1 << 20), default=None, metavar="N",
+    e.add_argument("--client-nofile", type=whole_number(32, 1 << 20), default=None, metavar="N",
                    help="lower the client's open-files limit to N, to watch it run out of sockets")
     e.add_argument("--from", dest="from_dir", metavar="DIR",
                    help="run nothing: redraw the chart and rewrite report.md (and with --publish the docs) "
@@ -78,30 +78,6 @@ def _common_options(parser):
     parser.add_argument("--publish", action="store_true",
                         help="also update this run's section of the report in docs/results/")
     parser.add_argument("--rebuild", action="store_true", help="rebuild micro/target/benchmarks.jar first")
-
-
-def _int_arg(low, high):
-    def parse(text):
-        try:
-            value = int(text.replace("_", ""))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a whole number, was '{text}'") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be in {low}..{high}, was {value}")
-        return value
-    return parse
-
-
-def _float_arg(low, high):
-    def parse(text):
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a number, was '{text}'") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be in {low:g}..{high:g}, was {value:g}")
-        return value
-    return parse
 
 
 def _command_line():

@@ -1,5 +1,4 @@
 """./lab soak: each target at FACTOR x its capacity for a while, then idle; did it survive?"""
-import argparse
 import shlex
 import sys
 from datetime import datetime
@@ -16,22 +15,10 @@ from ..modes import PAYARA_MODES
 from ..process import ensure_port_free
 from ..soak import DRIVER, SoakConfig, parse_capacity, run_soak
 from ..targets import all_targets
-from ..arguments import port_number, single_line
+from ..arguments import port_number, single_line, whole_number
 
 RESULTS = ROOT / "results"
 _parser = None
-
-
-def _seconds(low, high, what):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be whole seconds, was '{text}'") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be in {low}..{high}, was {value}")
-        return value
-    return parse
 
 
 def register(subparsers):
@@ -46,11 +33,11 @@ def register(subparsers):
                    help="what each target sustained: one rate for all, one per mode, or a results.json "
                         "of ./lab bench (highest 2xx rate) or ./lab capacity (capacity found)")
     p.add_argument("--factor", type=float, default=2.0, help="load = factor x capacity (default 2)")
-    p.add_argument("--load", type=_seconds(1, 3600, "--load"), default="60", metavar="S", help="overload seconds (60)")
-    p.add_argument("--idle", type=_seconds(1, 3600, "--idle"), default="60", metavar="S", help="idle seconds after (60)")
-    p.add_argument("--warmup", type=_seconds(0, 600, "--warmup"), default="20", metavar="S",
+    p.add_argument("--load", type=whole_number(1, 3600, "--load", unit="whole seconds"), default="60", metavar="S", help="overload seconds (60)")
+    p.add_argument("--idle", type=whole_number(1, 3600, "--idle", unit="whole seconds"), default="60", metavar="S", help="idle seconds after (60)")
+    p.add_argument("--warmup", type=whole_number(0, 600, "--warmup", unit="whole seconds"), default="20", metavar="S",
                    help="warm-up at a quarter of the rate before the idle values are taken (20)")
-    p.add_argument("--sleep", type=_seconds(0, 60000, "--sleep"), default="100", metavar="MS",
+    p.add_argument("--sleep", type=whole_number(0, 60000, "--sleep", unit="whole seconds"), default="100", metavar="MS",
                    help="the request: /api/sleep?ms=MS (100)")
     p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="request timeout of the load tool (10)")
     p.add_argument("--connections", type=int, metavar="N",
