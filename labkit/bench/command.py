@@ -7,14 +7,13 @@ from datetime import datetime
 
 from .. import ROOT
 from ..build import ensure_built
-from ..arguments import positive_seconds, single_line, whole_number
+from ..arguments import positive_seconds, whole_number
 from ..errors import LabError, UsageError
 from ..jdk import find_java_home
 from ..process import ensure_port_free
 from ..targets import all_targets
 from . import config as options
 from .config import BenchConfig
-from .cpus import cpu_pinning
 from .drivers import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from .heaps import heap_list
 from .env import collect
@@ -89,9 +88,6 @@ def register(subparsers):
                         "schedule whatever the server does and latency runs from each request's intended start. "
                         "With --driver bombardier only a rate limit over --concurrency connections: a stalled "
                         "server still receives fewer requests and latency runs from the actual send")
-    p.add_argument("--cpus", type=cpu_pinning, metavar="server=CPUS,driver=CPUS",
-                   help="pin the server and the load tool to different CPUs (e.g. server=1,driver=0); "
-                        "recorded in env.json and the report")
     p.add_argument("--steady", action="store_true",
                    help="measure each window inside one continuous run of the load tool (warm-up, window, then "
                         "a drain of one timeout), counting only requests that start in the window, so the "
@@ -100,17 +96,11 @@ def register(subparsers):
                    help="request timeout of the load tool; must be above the sleep "
                         f"(default: the larger of {options.MIN_DEFAULT_TIMEOUT_S:g} s and "
                         f"{options.TIMEOUT_SLEEP_FACTOR} x the longest sleep)")
-    p.add_argument("--port", type=whole_number(1, 65535, "--port"), metavar="PORT",
-                   help="server port on 127.0.0.1 (default 8080)")
-    p.add_argument("--jvm-opt", action="append", metavar="OPT", type=single_line, help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
     p.add_argument("--heap", type=heap_list, metavar="LIST",
                    help="run every mode once per heap size, e.g. 512m,1g,2g,4g (-Xms = -Xmx; on Payara Micro it "
                         "replaces the heap lines of domain-config/jvm.options); the report adds req per CPU-s and "
                         "per GB of peak RSS per size and the smallest heap within 5 %% of each mode's best")
-    p.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false", default=None,
-                   help="start Payara Micro without domain-config/jvm.options")
-    p.add_argument("--name", type=options.run_name, help="results folder suffix (default 'bench', 'quick' with --quick)")
-    p.add_argument("--out", metavar="DIR", help="write the results here instead of results/<timestamp>-<name>/")
+    options.add_run_options(p, default_name="'bench', 'quick' with --quick")
     p.set_defaults(run=run)
     _parser = p
 

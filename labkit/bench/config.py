@@ -9,7 +9,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..arguments import single_line, whole_number
 from ..errors import UsageError
+from .cpus import cpu_pinning
 from .heaps import check_jvm_options
 
 MAX_SLEEP_MS = 60_000        # the app's own cap (loomlab.sleep.maxMs)
@@ -94,6 +96,22 @@ def run_name(text):
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", text):
         raise argparse.ArgumentTypeError(f"name may hold letters, digits, '.', '_' and '-' (max 64), was '{text}'")
     return text
+
+
+def add_run_options(parser, default_name):
+    """The options every server-under-load command takes alike (./lab bench, ./lab capacity): where
+    server and load tool run, how the server starts, and where the results go."""
+    parser.add_argument("--cpus", type=cpu_pinning, metavar="server=CPUS,driver=CPUS",
+                        help="pin the server and the load tool to different CPUs (e.g. server=1,driver=0); "
+                             "recorded in env.json and the report")
+    parser.add_argument("--port", type=whole_number(1, 65535, "--port"), metavar="PORT",
+                        help="server port on 127.0.0.1 (default 8080)")
+    parser.add_argument("--jvm-opt", action="append", metavar="OPT", type=single_line,
+                        help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
+    parser.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false", default=None,
+                        help="start Payara Micro without domain-config/jvm.options")
+    parser.add_argument("--name", type=run_name, help=f"results folder suffix (default {default_name})")
+    parser.add_argument("--out", metavar="DIR", help="write the results here instead of results/<timestamp>-<name>/")
 
 
 def default_timeout_s(sleep):

@@ -5,10 +5,9 @@ import sys
 from datetime import datetime
 
 from .. import ROOT
-from ..arguments import positive_seconds, single_line, whole_number
+from ..arguments import positive_seconds, whole_number
 from ..bench import config as bench_options
 from ..bench.command import RESULTS, _raise_open_files_limit
-from ..bench.cpus import cpu_pinning
 from ..bench.drivers import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from ..bench.env import collect
 from ..build import ensure_built
@@ -78,15 +77,7 @@ def register(subparsers):
                    help="rest between windows, before waiting for a quiet server (default 3)")
     p.add_argument("--timeout", type=positive_seconds, metavar="S",
                    help="request timeout; must be above the goal (default: the larger of 5 s and 4 x the goal)")
-    p.add_argument("--cpus", type=cpu_pinning, metavar="server=CPUS,driver=CPUS",
-                   help="pin the server and the load tool to different CPUs (e.g. server=1,driver=0)")
-    p.add_argument("--port", type=whole_number(1, 65535, "--port"), metavar="PORT",
-                   help="server port on 127.0.0.1 (default 8080)")
-    p.add_argument("--jvm-opt", action="append", metavar="OPT", type=single_line, help="extra server JVM option, repeatable")
-    p.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false", default=None,
-                   help="start Payara Micro without domain-config/jvm.options")
-    p.add_argument("--name", type=bench_options.run_name, help="results folder suffix (default 'capacity')")
-    p.add_argument("--out", metavar="DIR", help="write the results here instead of results/<timestamp>-<name>/")
+    bench_options.add_run_options(p, default_name="'capacity'")
     p.set_defaults(run=run)
     _parser = p
 

@@ -4,9 +4,12 @@
 import argparse
 import copy
 import random
+import subprocess
+import sys
 
 import pytest
 
+from labkit import ROOT
 from labkit.bench.cpus import CpuPinning, cpu_pinning
 from labkit.bench.drivers import new_histogram
 from labkit.bench.histograms import encode, median_spread
@@ -200,3 +203,17 @@ def test_portable_makes_folder_and_repository_paths_relative():
               "files": [f"{ROOT}/app/target/loomlab.war"], "n": 3}
     assert portable(record, "/r/out") == {"command": "vegeta attack -targets raw/x.targets -output results/y.bin",
                                           "files": ["app/target/loomlab.war"], "n": 3}
+
+
+# -- the command line ---------------------------------------------------------------------------
+@pytest.mark.parametrize("arguments, message", [
+    (["--jvm-opt=-Xmx1g\ndeploy /tmp/x.war"], "argument --jvm-opt: must be a single line"),
+    (["--port", "70000"], "--port must be in 1..65535"),
+    (["--name", "../x"], "name may hold"),
+])
+def test_bad_run_option_gets_the_capacity_usage_line_and_exit_2(arguments, message):
+    result = subprocess.run([sys.executable, "-m", "labkit.cli", "capacity", *arguments], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: ./lab capacity")
+    assert message in result.stderr
