@@ -47,3 +47,10 @@ def test_lab_test_stops_on_that_line_before_any_build(non_root_bare_path):
     [line] = result.stderr.splitlines()
     assert line.startswith("lab test: missing ") and "apt-get install -y" in line and "wrk" in line
     assert "mvn" not in result.stdout and "JDK:" not in result.stdout
+
+
+def test_go_tool_recipe_refuses_a_tool_it_has_no_entry_for(non_root_bare_path):
+    result = run(["bash", "ab-scripts/install-go-tool.sh", "jmeter"], non_root_bare_path)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "usage: install-go-tool.sh bombardier|vegeta [--force]"
+    assert result.stdout == ""
