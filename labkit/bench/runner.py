@@ -178,19 +178,19 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
             "side_files": [p for p in driver.side_files(spec) if Path(p).is_file()]}
 
 
-class RunRecorder:
-    """The run's record: points are appended to points.jsonl as they finish (so a crash keeps
-    them); finish() writes results.json, results.csv, the charts and report.md."""
+class PointLog:
+    """What every load run records alike (./lab bench, ./lab capacity): env.json at the start, each
+    point appended to points.jsonl as it finishes (so a crash keeps them), the sessions, and the
+    state and wall time at the end. Subclasses write their results from `run` in finish()."""
 
-    def __init__(self, out_dir, config, env, planned_points):
-        self.out_dir = out_dir
+    def __init__(self, out_dir, schema, config, env, **fields):
+        self.out_dir = Path(out_dir)
         self.started = time.monotonic()
-        env = portable(env, out_dir)
-        self.run = {"schema": SCHEMA, "state": "running", "started": _now_iso(), "config": config.to_dict(),
-                    "env": env, "planned_points": planned_points, "sessions": [], "points": []}
-        (out_dir / "raw").mkdir(parents=True, exist_ok=True)
-        (out_dir / "servers").mkdir(exist_ok=True)
-        write_json(out_dir / "env.json", env)
+        env = portable(env, self.out_dir)
+        self.run = {"schema": schema, "state": "running", "started": _now_iso(), "config": config.to_dict(),
+                    "env": env, **fields, "sessions": [], "points": []}
+        (self.out_dir / "raw").mkdir(parents=True, exist_ok=True)
+        write_json(self.out_dir / "env.json", env)
 
     @property
     def points(self):
@@ -205,14 +205,25 @@ class RunRecorder:
         with open(self.out_dir / "points.jsonl", "a") as f:
             f.write(json.dumps(record) + "\n")
 
-    def finish(self, state, error=None):
-        from .charts import write_charts
-        from .report import write_report
+    def _close(self, state, error):
         self.run["state"] = state
         if error:
             self.run["error"] = error
         self.run["finished"] = _now_iso()
         self.run["wall_s"] = round(time.monotonic() - self.started, 1)
+
+
+class RunRecorder(PointLog):
+    """./lab bench's record; finish() writes results.json, results.csv, the charts and report.md."""
+
+    def __init__(self, out_dir, config, env, planned_points):
+        super().__init__(out_dir, SCHEMA, config, env, planned_points=planned_points)
+        (self.out_dir / "servers").mkdir(exist_ok=True)
+
+    def finish(self, state, error=None):
+        from .charts import write_charts
+        from .report import write_report
+        self._close(state, error)
         self.run["summary"] = summarize_points(self.run["points"])
         write_csv(self.out_dir / "results.csv", self.run["points"])
         self.run["charts"] = write_charts(self.run["summary"], self.out_dir, self.run["env"]["host"]["cpus"])

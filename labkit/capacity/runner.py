@@ -11,7 +11,6 @@ Servers, load runs and /proc sampling are the bench's (labkit/bench/runner.py); 
 point record in the bench's layout plus capacity fields (phase, rate, goal, pass). Every process
 started here is stopped in a `finally`.
 """
-import json
 import math
 import time
 from pathlib import Path
@@ -20,8 +19,8 @@ from ..bench.cpus import allowed_cpus
 from ..bench.drivers import DRIVERS, LoadSpec
 from ..bench.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from ..bench.plan import format_duration, rotated
-from ..bench.results import flags, portable
-from ..bench.runner import drive, keep_log, probe, start_server, steady_window, window_record
+from ..bench.results import flags
+from ..bench.runner import PointLog, drive, keep_log, probe, start_server, steady_window, window_record
 from ..bench.sampler import process_running, read_process, write_samples_csv
 from ..bench.scenarios import scenario as find_scenario
 from ..bench.steadiness import not_steady, series_stats, settled
@@ -303,40 +302,19 @@ def _remove(paths):
             Path(path).unlink(missing_ok=True)
 
 
-class CapacityRecorder:
+class CapacityRecorder(PointLog):
     """The run's record, written as it goes (points.jsonl) and in full at the end (results.json)."""
 
     def __init__(self, out_dir, config, env):
-        self.out_dir = Path(out_dir)
-        self.started = time.monotonic()
-        from ..bench.runner import _now_iso
-        env = portable(env, out_dir)
-        self.run = {"schema": SCHEMA, "state": "running", "started": _now_iso(), "config": config.to_dict(),
-                    "env": env, "orders": [], "sessions": [], "points": []}
-        (self.out_dir / "raw").mkdir(parents=True, exist_ok=True)
-        (self.out_dir / "env.json").write_text(json.dumps(env, indent=2) + "\n")
+        super().__init__(out_dir, SCHEMA, config, env, orders=[])
 
     def add_order(self, sleep, repeat, order):
         self.run["orders"].append({"sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "repeat": repeat,
                                    "modes": list(order)})
 
-    def add_session(self, session):
-        self.run["sessions"].append(portable(session, self.out_dir))
-
-    def add_point(self, record):
-        record = portable(record, self.out_dir)
-        self.run["points"].append(record)
-        with open(self.out_dir / "points.jsonl", "a") as f:
-            f.write(json.dumps(record) + "\n")
-
     def finish(self, state, error=None):
-        from ..bench.runner import _now_iso
         from .report import write_all
-        self.run["state"] = state
-        if error:
-            self.run["error"] = error
-        self.run["finished"] = _now_iso()
-        self.run["wall_s"] = round(time.monotonic() - self.started, 1)
+        self._close(state, error)
         return write_all(self.run, self.out_dir)
 
 

@@ -3,6 +3,7 @@
 (steadiness, CPU pinning, portable paths)."""
 import argparse
 import copy
+import json
 import random
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from labkit.bench.results import portable
 from labkit.bench.steadiness import not_steady, settled
 from labkit.capacity.config import LatencyGoal, latency_goal
 from labkit.capacity.report import report
+from labkit.capacity.runner import CapacityRecorder
 from labkit.bench.plan import rotated
 from labkit.capacity.search import RateSearch
 from labkit.capacity.summary import ratios, summarize
@@ -217,3 +219,21 @@ def test_bad_run_option_gets_the_capacity_usage_line_and_exit_2(arguments, messa
     assert result.returncode == 2
     assert result.stderr.startswith("usage: ./lab capacity")
     assert message in result.stderr
+
+
+# -- the record -----------------------------------------------------------------------------------
+class _Config:
+    def to_dict(self):
+        return {"modes": ["virtual"]}
+
+
+def test_recorder_keeps_each_point_on_disk_with_paths_inside_the_results_folder_made_relative(tmp_path):
+    recorder = CapacityRecorder(tmp_path, _Config(), {"java": {"home": str(tmp_path / "jdk")}})
+    recorder.add_point({"mode": "virtual", "log": str(tmp_path / "raw" / "virtual.log")})
+    recorder.add_point({"mode": "virtual", "log": str(tmp_path / "raw" / "virtual-2.log")})
+    assert json.loads((tmp_path / "env.json").read_text()) == {"java": {"home": "jdk"}}
+    lines = [json.loads(line) for line in (tmp_path / "points.jsonl").read_text().splitlines()]
+    assert [p["log"] for p in lines] == ["raw/virtual.log", "raw/virtual-2.log"]
+    assert recorder.points == lines
+    assert list(recorder.run) == ["schema", "state", "started", "config", "env", "orders", "sessions", "points"]
+    assert recorder.run["schema"] == "loomlab.capacity/1" and (tmp_path / "raw").is_dir()
