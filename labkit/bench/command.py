@@ -4,6 +4,7 @@ import resource
 import shlex
 import sys
 from datetime import datetime
+from pathlib import Path
 
 from .. import ROOT
 from ..build import ensure_built
@@ -114,7 +115,7 @@ def run(args):
     try:
         config = _config(args)
         chosen_scenario = scenario(config.scenario)
-        out_dir = _out_dir(config)
+        out_dir = results_folder(config.out_dir, config.name)
     except UsageError as e:
         usage_error(str(e))
     targets = {name: all_targets()[name] for name in config.modes}
@@ -129,8 +130,7 @@ def run(args):
     _raise_open_files_limit(connections)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    command_line = "./lab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "./lab bench"
-    env = collect(java_home, executables, command_line, config.cpus)
+    env = collect(java_home, executables, lab_command_line("bench"), config.cpus)
     planned = len(config.modes) * max(1, len(config.heaps)) * len(config.drivers) * len(config.levels) * config.repeats
     progress = Progress(planned)
     recorder = RunRecorder(out_dir, config, env, planned)
@@ -170,14 +170,20 @@ def _config(args):
                              default_sleep=chosen.default_sleep)
 
 
-def _out_dir(config):
-    if config.out_dir is not None:
-        out_dir = config.out_dir.resolve()
+def results_folder(out, name):
+    """Where a run writes: --out when it is a new or empty folder (a UsageError otherwise, so no
+    earlier results are mixed in), else results/<timestamp>-<name>/."""
+    if out is not None:
+        out_dir = Path(out).resolve()
         if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-            raise UsageError(f"--out {config.out_dir} exists and is not an empty folder")
+            raise UsageError(f"--out {out} exists and is not an empty folder")
         return out_dir
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    return RESULTS / f"{stamp}-{config.name}"
+    return RESULTS / f"{datetime.now():%Y%m%d-%H%M%S}-{name}"
+
+
+def lab_command_line(command):
+    """The ./lab command line of this run, for env.json and the report."""
+    return "./lab " + shlex.join(sys.argv[1:]) if sys.argv[1:] else f"./lab {command}"
 
 
 def _raise_open_files_limit(concurrency):

@@ -1,13 +1,11 @@
 """./lab capacity: per target, the highest arrival rate it serves within a latency goal."""
 import argparse
-import shlex
 import sys
-from datetime import datetime
 
 from .. import ROOT
 from ..arguments import positive_seconds, whole_number
 from ..bench import config as bench_options
-from ..bench.command import RESULTS, _raise_open_files_limit
+from ..bench.command import _raise_open_files_limit, lab_command_line, results_folder
 from ..bench.drivers import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from ..bench.env import collect
 from ..build import ensure_built
@@ -85,7 +83,7 @@ def register(subparsers):
 def run(args):
     try:
         config = CapacityConfig.build(args, known_targets=all_targets())
-        out_dir = _out_dir(config)
+        out_dir = results_folder(config.out_dir, config.name)
     except UsageError as e:
         _parser.error(str(e))
     targets = {name: all_targets()[name] for name in config.modes}
@@ -96,8 +94,7 @@ def run(args):
     _raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    command_line = "./lab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    env = collect(java_home, {"vegeta": executable}, command_line, config.cpus)
+    env = collect(java_home, {"vegeta": executable}, lab_command_line("capacity"), config.cpus)
     recorder = CapacityRecorder(out_dir, config, env)
     runner = CapacityRunner(config, targets, executable, recorder)
     print(f"capacity: {len(config.modes)} target(s) x {len(config.sleeps)} sleep(s), goal {config.goal}, "
@@ -133,15 +130,6 @@ def _shown(path):
         return str(path.relative_to(ROOT))
     except ValueError:
         return str(path)
-
-
-def _out_dir(config):
-    if config.out_dir is not None:
-        out_dir = config.out_dir.resolve()
-        if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-            raise UsageError(f"--out {config.out_dir} exists and is not an empty folder")
-        return out_dir
-    return RESULTS / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{config.name}"
 
 
 def _print_summary(run):

@@ -1,11 +1,6 @@
 """./lab soak: each target at FACTOR x its capacity for a while, then idle; did it survive?"""
-import shlex
-import sys
-from datetime import datetime
-from pathlib import Path
 
-from .. import ROOT
-from ..bench.command import _raise_open_files_limit
+from ..bench.command import _raise_open_files_limit, lab_command_line, results_folder
 from ..bench.drivers import ensure_tools
 from ..bench.env import collect
 from ..build import ensure_built
@@ -17,7 +12,6 @@ from ..soak import DRIVER, SoakConfig, parse_capacity, run_soak
 from ..targets import all_targets
 from ..arguments import port_number, single_line, whole_number
 
-RESULTS = ROOT / "results"
 _parser = None
 
 
@@ -72,9 +66,7 @@ def _config(args):
 def run(args):
     try:
         config, targets = _config(args)
-        out_dir = Path(args.out).resolve() if args.out else RESULTS / f"{datetime.now():%Y%m%d-%H%M%S}-soak"
-        if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-            raise UsageError(f"--out {args.out} exists and is not an empty folder")
+        out_dir = results_folder(args.out, "soak")
     except UsageError as e:
         _parser.error(str(e))  # the usage line and exit 2, as for argparse's own errors
     ensure_port_free(config.port)
@@ -84,8 +76,7 @@ def run(args):
         ensure_built()
     _raise_open_files_limit(max(config.connections_for(config.rate(m)) for m in config.modes))
     out_dir.mkdir(parents=True, exist_ok=True)
-    command_line = "./lab " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "./lab soak"
-    env = collect(java_home, {DRIVER: executable}, command_line)
+    env = collect(java_home, {DRIVER: executable}, lab_command_line("soak"))
     result = run_soak(config, targets, executable, out_dir, env)
     print((out_dir / "report.md").read_text())
     print(f"report: {out_dir / 'report.md'}")

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from labkit.bench import config as options
-from labkit.bench.command import outcome
+from labkit.bench.command import RESULTS, outcome, results_folder
 from labkit.bench.config import BenchConfig, LoadLevel, SleepSpec
 from labkit.bench.drivers import DRIVERS, LoadSpec
 from labkit.bench.jfr import epoch_seconds, iso_duration_s, summarize_events
@@ -529,3 +529,13 @@ def test_a_run_is_complete_only_when_every_point_has_a_result():
     state, error = outcome(one_failed)
     assert state == "failed"
     assert "1 of 2 points failed" in error and "02-virtual-c1000" in error and "01-virtual-c100" not in error
+
+
+def test_results_folder_takes_a_new_or_empty_out_and_refuses_one_with_files(tmp_path):
+    assert results_folder(tmp_path / "new", "soak") == (tmp_path / "new").resolve()
+    assert results_folder(tmp_path, "soak") == tmp_path.resolve()
+    (tmp_path / "old.txt").write_text("keep me")
+    with pytest.raises(UsageError, match="exists and is not an empty folder"):
+        results_folder(tmp_path, "soak")
+    default = results_folder(None, "capacity")
+    assert default.parent == RESULTS and default.name.endswith("-capacity")
