@@ -3,6 +3,7 @@ import argparse
 import resource
 import shlex
 import sys
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -136,21 +137,13 @@ def run(args):
     recorder = RunRecorder(out_dir, config, env, planned)
     runner = BenchRunner(config, chosen_scenario, targets, executables, java_home, out_dir, recorder, progress)
 
-    state, error = "complete", None
-    try:
+    with recording_end(lambda state, error: _finish(recorder, progress, state, error, out_dir,
+                                                    len(config.drivers) > 1)) as end:
         runner.run()
-        state, error = outcome(recorder.points)
-    except KeyboardInterrupt:
-        state = "interrupted"
-        raise
-    except LabError as e:
-        state, error = "failed", str(e).splitlines()[0]
-        raise
-    finally:
-        _finish(recorder, progress, state, error, out_dir, len(config.drivers) > 1)
-    if error:
+        end.state, end.error = outcome(recorder.points)
+    if end.error:
         # Every point ran but not every one was measured: a script or CI must not take this as a result.
-        raise LabError(error)
+        raise LabError(end.error)
     return 0
 
 
@@ -168,6 +161,29 @@ def _config(args):
     default_modes = chosen.targets or options.DEFAULT_MODES
     return BenchConfig.build(args, known_targets=all_targets(), known_drivers=DRIVERS, default_modes=default_modes,
                              default_sleep=chosen.default_sleep)
+
+
+class RunEnd:
+    """How a run ended, for its record: complete, failed (with the first line of the error) or interrupted."""
+    state = "complete"
+    error = None
+
+
+@contextmanager
+def recording_end(finish):
+    """Runs the block and then, whatever happened, finish(state, error); Ctrl-C and a LabError
+    still propagate (the exit code stays theirs), after the record says how the run ended."""
+    end = RunEnd()
+    try:
+        yield end
+    except KeyboardInterrupt:
+        end.state = "interrupted"
+        raise
+    except LabError as e:
+        end.state, end.error = "failed", str(e).splitlines()[0]
+        raise
+    finally:
+        finish(end.state, end.error)
 
 
 def results_folder(out, name):

@@ -5,11 +5,11 @@ import sys
 from .. import ROOT
 from ..arguments import positive_seconds, whole_number
 from ..bench import config as bench_options
-from ..bench.command import _raise_open_files_limit, lab_command_line, results_folder
+from ..bench.command import _raise_open_files_limit, lab_command_line, recording_end, results_folder
 from ..bench.drivers import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from ..bench.env import collect
 from ..build import ensure_built
-from ..errors import LabError, UsageError
+from ..errors import UsageError
 from ..jdk import find_java_home
 from ..process import ensure_port_free
 from ..targets import all_targets
@@ -99,23 +99,17 @@ def run(args):
     runner = CapacityRunner(config, targets, executable, recorder)
     print(f"capacity: {len(config.modes)} target(s) x {len(config.sleeps)} sleep(s), goal {config.goal}, "
           f"{config.repeats} confirmation round(s), about {_duration(runner)}; results in {_shown(out_dir)}", flush=True)
-    state, error = "complete", None
-    try:
+    with recording_end(lambda state, error: _finish(recorder, state, error, out_dir)):
         runner.run()
-    except KeyboardInterrupt:
-        state = "interrupted"
-        raise
-    except LabError as e:
-        state, error = "failed", str(e).splitlines()[0]
-        raise
-    finally:
-        try:
-            run_record = recorder.finish(state, error)
-            _print_summary(run_record)
-        except Exception as e:  # the report must not hide the run's own outcome
-            print(f"lab capacity: writing the report failed: {e}", file=sys.stderr)
-        print(f"\nreport: {_shown(out_dir / 'report.md')}", flush=True)
     return 0
+
+
+def _finish(recorder, state, error, out_dir):
+    try:
+        _print_summary(recorder.finish(state, error))
+    except Exception as e:  # the report must not hide the run's own outcome
+        print(f"lab capacity: writing the report failed: {e}", file=sys.stderr)
+    print(f"\nreport: {_shown(out_dir / 'report.md')}", flush=True)
 
 
 def _duration(runner):

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from labkit.bench import config as options
-from labkit.bench.command import RESULTS, outcome, results_folder
+from labkit.bench.command import RESULTS, outcome, recording_end, results_folder
 from labkit.bench.config import BenchConfig, LoadLevel, SleepSpec
 from labkit.bench.drivers import DRIVERS, LoadSpec
 from labkit.bench.jfr import epoch_seconds, iso_duration_s, summarize_events
@@ -17,7 +17,7 @@ from labkit.bench.runner import measured_resources, phase_at, steady_window
 from labkit.bench.sampler import (ProcessReading, Sample, process_running, read_process, summarize as summarize_samples,
                                   summarize_window)
 from labkit.bench.scenarios import expected_longest_ms, scenario
-from labkit.errors import UsageError
+from labkit.errors import LabError, UsageError
 
 TARGETS = {"platform-4000": SimpleNamespace(max_concurrent=4000), "virtual": SimpleNamespace(max_concurrent=None)}
 
@@ -539,3 +539,28 @@ def test_results_folder_takes_a_new_or_empty_out_and_refuses_one_with_files(tmp_
         results_folder(tmp_path, "soak")
     default = results_folder(None, "capacity")
     assert default.parent == RESULTS and default.name.endswith("-capacity")
+
+
+@pytest.mark.parametrize("raised, state, error", [
+    (None, "complete", None),
+    (LabError("the server died\nlog tail ..."), "failed", "the server died"),
+    (KeyboardInterrupt(), "interrupted", None),
+])
+def test_recording_end_records_how_the_run_ended_and_lets_the_error_through(raised, state, error):
+    ended = []
+    try:
+        with recording_end(lambda *end: ended.append(end)):
+            if raised:
+                raise raised
+    except (LabError, KeyboardInterrupt) as e:
+        assert e is raised
+    else:
+        assert raised is None
+    assert ended == [(state, error)]
+
+
+def test_recording_end_keeps_a_state_the_block_set():
+    ended = []
+    with recording_end(lambda *end: ended.append(end)) as end:
+        end.state, end.error = "failed", "1 of 2 points failed"
+    assert ended == [("failed", "1 of 2 points failed")]
