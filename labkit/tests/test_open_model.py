@@ -66,14 +66,16 @@ def drive(tool, executable, spec, stop_pid=None, stop_driver=False):
 
 def spec(server_handle, tmp_path, name, rate=None, concurrency=5):
     """Closed model: a plain run. Open model: the requests due in a window of DURATION_S starting
-    on the next whole second; vegeta attacks a second past it, so even a vegeta that is behind
+    on the second whole second from now; vegeta attacks a second past it, so even a vegeta that is behind
     schedule on a busy machine sends every request due in the window."""
     url = server_handle.base_url + SLEEP_PATH
     if rate is None:
         return LoadSpec(url=url, concurrency=concurrency, duration_s=DURATION_S, timeout_s=10,
                         side_file_prefix=tmp_path / name)
     now = time.time()
-    start = math.ceil(now)
+    # A second of lead-in: vegeta's schedule begins when vegeta has started, so a window opening
+    # sooner (a slow start on a busy machine) would begin before its first request was due.
+    start = math.ceil(now) + 1
     return LoadSpec(url=url, concurrency=1, duration_s=math.ceil(start + DURATION_S - now), timeout_s=10, rate=rate,
                     side_file_prefix=tmp_path / name, window=(start, start + DURATION_S))
 
