@@ -66,6 +66,7 @@ def test_a_target_starts_answers_and_stops_without_leftovers(name, virtual):
     assert gone(server.pid)
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("name", ["jdk-virtual", "helidon", "vertx-virtual", "vertx-eventloop"])
 def test_baseline_targets_fan_out_the_bench_body(name):
     from labkit.bench.scenarios import scenario

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from labkit import ROOT
 
 
@@ -14,6 +16,7 @@ def lab(*arguments, timeout=600):
                           stderr=subprocess.STDOUT, text=True, timeout=timeout)
 
 
+@pytest.mark.server
 def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
     out = tmp_path / "capacity"
     result = lab("capacity", "--modes", "jdk-virtual", "--sleep", "10", "--slo", "p99=2000ms", "--duration", "3",

@@ -17,6 +17,8 @@ import pytest
 from labkit.bench.drivers import DRIVERS, LoadSpec, ensure_tools
 from labkit.targets import all_targets
 
+pytestmark = pytest.mark.server  # starts the jdk-virtual baseline JVM
+
 PORT = 19110
 SLEEP_PATH = "/api/sleep?ms=10&depth=10"
 RATE = 500

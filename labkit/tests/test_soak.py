@@ -100,6 +100,7 @@ def test_a_server_that_dies_under_the_load_is_reported_as_crashed(tmp_path):
     assert "**YES**" in (tmp_path / "out" / "report.md").read_text()
 
 
+@pytest.mark.server
 def test_a_short_soak_of_a_baseline_survives_and_answers_afterwards(tmp_path):
     out = tmp_path / "soak"
     result = subprocess.run([sys.executable, "-m", "labkit.cli", "soak", "--modes", "jdk-virtual", "--capacity", "100",
