@@ -5,6 +5,7 @@ import signal
 import sys
 
 from .errors import LabError
+from .process import terminate_as_interrupt
 
 # One module per subcommand; each defines register(subparsers) that sets a `run(args)` default.
 COMMAND_MODULES = (
@@ -29,9 +30,6 @@ def build_parser():
     return parser
 
 
-def _terminate_as_interrupt(signum, frame):
-    raise KeyboardInterrupt
-
 
 def main(argv):
     parser = build_parser()
@@ -39,7 +37,7 @@ def main(argv):
     # Ctrl-C and SIGTERM (CI, timeout) both clean up; SIGINT is set explicitly because a shell
     # starts background jobs with it ignored.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, _terminate_as_interrupt)
+    signal.signal(signal.SIGTERM, terminate_as_interrupt)
     try:
         return args.run(args) or 0
     except LabError as e:

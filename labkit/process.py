@@ -80,3 +80,8 @@ def wait_until(predicate, timeout, process=None, interval=0.25):
             return False
         time.sleep(interval)
     return False
+
+
+def terminate_as_interrupt(signum, frame):
+    """A SIGTERM handler: SIGTERM (CI, timeout) cleans up like Ctrl-C, through KeyboardInterrupt."""
+    raise KeyboardInterrupt

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..arguments import single_line
 from ..errors import LabError, UsageError
+from ..process import terminate_as_interrupt
 from .asadmin import ADMIN_USER
 from .passwords import generate_password, write_secret
 
@@ -110,7 +111,7 @@ def prepare_main(cls, prog, argv=None):
     prepare.add_argument("--properties", help="also write the server home, admin port and password there, "
                                               "as Java properties for Failsafe's systemPropertiesFile")
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, _terminate_as_interrupt)
+    signal.signal(signal.SIGTERM, terminate_as_interrupt)
     name = cls.DISTRIBUTION.DEFAULT_HOME.name
 
     def log(message):
@@ -141,6 +142,3 @@ def prepare_main(cls, prog, argv=None):
         return 130
     return 0
 
-
-def _terminate_as_interrupt(signum, frame):
-    raise KeyboardInterrupt
