@@ -106,6 +106,9 @@ class CapacityRunner:
             path = self.scenario.path(self.config, _level(sleep))
             response_bytes = probe(server, path, mode)
             session["warmup"] = self._warm_up(server, path, label, response_bytes)
+            # The warm-up ends with a thousand connections closing and its requests still in flight:
+            # the first window must start from the same rest as every later one.
+            self._cool_down(server)
             work(server, server.base_url + path, response_bytes, session)
         finally:
             server.stop()
