@@ -90,7 +90,8 @@ FLAG_MEANINGS = {
                      "may have waited for CPU",
     "other-load": f"programs other than server and load tool used more than {OTHER_LOAD_CORES} cores: the machine was shared",
     "errors": "some requests failed (timeouts, resets, non-2xx): see the error columns",
-    "incomplete": "the load tool stopped before the planned end (ab stops at its first timeout)",
+    "incomplete": "the load tool did not cover the planned window: it stopped before the end (ab stops at its "
+                  "first timeout) or began after the window opened (vegeta's first request due late)",
     "rate-not-reached": f"under {RATE_REACHED_SHARE:.0%} of the rate was answered with 2xx in the window",
     "driver-behind": f"the open-model load tool sent some request more than {DRIVER_BEHIND_MS} ms after it was due "
                      "(it was short of CPU); latency from the intended start counts that delay, so the window "

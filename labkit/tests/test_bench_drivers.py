@@ -318,6 +318,21 @@ def test_vegeta_requests_due_in_the_window_but_never_sent_are_errors():
     assert any("never sent" in note for note in result.notes)
 
 
+def test_vegeta_that_began_after_the_window_opened_gives_an_incomplete_window():
+    start_s = 1_700_000_000
+    # The window opens at start_s + 1, but vegeta's request 0 was only due 400 ms later.
+    rows = [(start_s * 1000 * MS + 1400 * MS + n * 10 * MS, 200, 5 * MS, "", n) for n in range(300)]
+    result = summarize_vegeta(rows, vegeta_spec(window=(start_s + 1, start_s + 3)))
+    assert not result.complete
+    assert any("400 ms after the window opened" in note for note in result.notes)
+
+
+def test_vegeta_whose_first_request_was_due_as_the_window_opened_is_complete():
+    start_s = 1_700_000_000
+    rows = [(start_s * 1000 * MS + 3 * MS + n * 10 * MS, 200, 5 * MS, "", n) for n in range(400)]
+    assert summarize_vegeta(rows, vegeta_spec(window=(start_s, start_s + 3))).complete
+
+
 def test_vegeta_csv_rows_read_timestamp_status_latency_error_and_seq():
     line = ('1795376544062357016,200,30026461,0,0,,,,7,GET,http://127.0.0.1:19101/api/sleep?ms=10,'
             'Q29udGVudC1MZW5ndGg6IDY5DQo=')
