@@ -185,6 +185,8 @@ class BenchConfig:
     warmup_cap_s: int = 180
     # --heap: every mode once per heap size (-Xms = -Xmx), smallest first; () = the servers' own heap.
     heaps: tuple = ()
+    # --jfr-locks: the JFR recording also holds contended monitor enters and parks (jfr.py).
+    jfr_locks: bool = False
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)
@@ -202,6 +204,7 @@ class BenchConfig:
             "jvm_defaults": self.jvm_defaults, "heaps": list(self.heaps),
             "cpus": self.cpus.to_dict() if self.cpus else None,
             "warmup_until_steady": self.warmup_until_steady, "warmup_cap_s": self.warmup_cap_s,
+            "jfr_locks": self.jfr_locks,
         }
 
     @classmethod
@@ -259,7 +262,8 @@ class BenchConfig:
                      jvm_defaults=getattr(args, "jvm_defaults", None) is not False, heaps=heaps,
                      cpus=getattr(args, "cpus", None),
                      warmup_until_steady=bool(getattr(args, "warmup_until_steady", False)),
-                     warmup_cap_s=getattr(args, "warmup_cap", None) or 180)
+                     warmup_cap_s=getattr(args, "warmup_cap", None) or 180,
+                     jfr_locks=bool(getattr(args, "jfr_locks", False)))
         return config
 
 
