@@ -115,6 +115,9 @@ class CapacityRunner:
                     self.log(f"  JFR unavailable for this server ({self.jfr.error}): GC pauses left out")
                 session["jfr_error"] = self.jfr.error
             session["warmup"] = self._warm_up(server, path, label, response_bytes)
+            # The warm-up ends with a thousand connections closing and its requests still in flight:
+            # the first window must start from the same rest as every later one.
+            self._cool_down(server)
             work(server, server.base_url + path, response_bytes, session)
         finally:
             self.jfr = None
