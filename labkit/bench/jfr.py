@@ -21,7 +21,8 @@ from pathlib import Path
 
 SETTINGS = Path(__file__).resolve().parent / "loomlab.jfc"
 RECORDING = "loomlab-bench"
-EVENTS = ("jdk.GarbageCollection", "jdk.GCHeapSummary", "jdk.GCHeapMemoryUsage", "jdk.VirtualThreadPinned")
+EVENTS = ("jdk.GarbageCollection", "jdk.GCHeapSummary", "jdk.GCHeapMemoryUsage", "jdk.VirtualThreadPinned",
+          "jdk.ExecuteVMOperation")
 TOOL_TIMEOUT_S = 120
 # --jfr-locks: JFR's own "profile" settings use 10 ms for both (its default settings 20 ms).
 LOCK_EVENTS = {"jdk.JavaMonitorEnter": ("monitor_enter", "monitorClass"), "jdk.ThreadPark": ("park", "parkedClass")}
@@ -117,6 +118,7 @@ def summarize_events(events, window_start, window_end):
     gc_count, pause_total, pause_max = 0, 0.0, 0.0
     heap_used, heap_after_gc = [], []
     pinned, pinned_total = 0, 0.0
+    vm_operations, vm_longest = 0, (0.0, None)
     for event in events:
         values = event["values"]
         started = epoch_seconds(values["startTime"])
@@ -136,6 +138,11 @@ def summarize_events(events, window_start, window_end):
         elif kind == "jdk.VirtualThreadPinned":
             pinned += 1
             pinned_total += iso_duration_s(values.get("duration"))
+        elif kind == "jdk.ExecuteVMOperation":
+            vm_operations += 1
+            seconds = iso_duration_s(values.get("duration"))
+            if seconds > vm_longest[0]:
+                vm_longest = (seconds, values.get("operation"))
     mb = 1024 * 1024
     return {
         "available": True,
@@ -146,6 +153,10 @@ def summarize_events(events, window_start, window_end):
         "heap_after_gc_avg_mb": round(sum(heap_after_gc) / len(heap_after_gc) / mb, 1) if heap_after_gc else None,
         "pinned_events": pinned,
         "pinned_total_ms": round(pinned_total * 1000, 3),
+        # VM operations of 10 ms or more (GC pauses among them): the longest and what it was.
+        "vm_operations": vm_operations,
+        "vm_operation_max_ms": round(vm_longest[0] * 1000, 3),
+        "vm_operation_max": vm_longest[1],
     }
 
 

@@ -26,7 +26,8 @@ CSV_COLUMNS = (
     ("driver_cpu_cores", ("resources", "driver", "cpu_cores")),
     ("machine_other_cores", ("resources", "machine", "other_cores")),
     ("gc_count", ("jfr", "gc_count")), ("gc_pause_total_ms", ("jfr", "gc_pause_total_ms")),
-    ("gc_pause_max_ms", ("jfr", "gc_pause_max_ms")),
+    ("gc_pause_max_ms", ("jfr", "gc_pause_max_ms")), ("vm_operation_max_ms", ("jfr", "vm_operation_max_ms")),
+    ("vm_operation_max", ("jfr", "vm_operation_max")),
     ("ceiling_rps", ("derived", "ceiling_rps")), ("flags", ("flags",)), ("hgrm", ("files", "hgrm")),
     ("failure", ("failure",)),
 )
@@ -184,14 +185,17 @@ def _steps_table(run):
                      _gc_pauses(p.get("jfr")), "yes" if p["capacity"]["passed"] else "no", ", ".join(p.get("flags", [])),
                      f"[hgrm]({p['files']['hgrm']})" if p.get("files", {}).get("hgrm") else p.get("failure") or ""])
     return _table(["#", "target", "sleep", "phase", "step", "offered req/s", "2xx req/s", "p50 ms", "p99 ms",
-                   "max ms", "errors", "server cores", "CPU ms/req", "RSS MB", "GC pauses (longest ms)", "goal met", "flags",
+                   "max ms", "errors", "server cores", "CPU ms/req", "RSS MB", "GC pauses (longest ms); VM operations", "goal met", "flags",
                    "histogram"], rows)
 
 
 def _gc_pauses(jfr):
     if not jfr or not jfr.get("available"):
         return "–"
-    return f"{jfr['gc_count']} ({number(jfr['gc_pause_max_ms'], 1)})"
+    text = f"{jfr['gc_count']} ({number(jfr['gc_pause_max_ms'], 1)})"
+    if jfr.get("vm_operation_max"):
+        text += f"; longest VM operation {jfr['vm_operation_max']} {number(jfr['vm_operation_max_ms'], 1)}"
+    return text
 
 
 def _sessions_table(run):
@@ -220,7 +224,8 @@ HOW_TO_READ = """\
   the same window (cores ÷ req/s). **peak RSS**: the highest resident memory sampled in the window.
 - **GC pauses**: from a JFR recording in the server (the bench's settings: GC, heap and pinning events
   only), the collections that began in the window and their longest pause; a pause delays every
-  request due during it, so one long pause can decide a window's p99.
+  request due during it, so one long pause can decide a window's p99. The longest **VM operation** of
+  10 ms or more (threads stopped at a safepoint: a GC pause, a deoptimisation...) is named beside it.
 - **not-steady**: the window's per-second 2xx throughput varied or trended by more than 15 %.
 - Files: `results.json` (schema `loomlab.capacity/1`, labkit/bench/RESULTS-SCHEMA.md), `results.csv`
   (one row per window), `histograms/<window>.hgrm.gz` (HdrHistogram percentile distribution, ms),

@@ -322,7 +322,10 @@ def derived(record):
 def _gc_text(jfr):
     if not jfr or not jfr.get("available"):
         return ""
-    return f", GC pauses {jfr['gc_count']} (max {jfr['gc_pause_max_ms']:,.0f} ms)"
+    text = f", GC pauses {jfr['gc_count']} (max {jfr['gc_pause_max_ms']:,.0f} ms)"
+    if jfr.get("vm_operation_max"):
+        text += f", longest VM operation {jfr['vm_operation_max']} {jfr['vm_operation_max_ms']:,.0f} ms"
+    return text
 
 
 def _level(sleep):

@@ -379,6 +379,8 @@ def test_jfr_events_count_only_inside_the_window():
         event("jdk.VirtualThreadPinned", 2.0, duration="PT0.025S"),
         event("jdk.GCHeapMemoryUsage", 4.0, used=200 * 1024 * 1024),
         event("jdk.GCHeapMemoryUsage", 0.5, used=900 * 1024 * 1024),  # before the window
+        event("jdk.ExecuteVMOperation", 1.5, operation="G1CollectForAllocation", duration="PT0.011S"),
+        event("jdk.ExecuteVMOperation", 5.0, operation="HandshakeAllThreads", duration="PT0.040S"),
     ]
     summary = summarize_events(events, start + 1, start + 10)
     assert summary["gc_count"] == 2
@@ -386,6 +388,8 @@ def test_jfr_events_count_only_inside_the_window():
     assert summary["gc_pause_max_ms"] == pytest.approx(10.0)
     assert summary["heap_used_max_mb"] == 300 and summary["heap_after_gc_avg_mb"] == 100
     assert summary["pinned_events"] == 1
+    assert summary["vm_operations"] == 2
+    assert (summary["vm_operation_max"], summary["vm_operation_max_ms"]) == ("HandshakeAllThreads", pytest.approx(40.0))
 
 
 def _frame(owner, method, line):
