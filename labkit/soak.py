@@ -4,14 +4,13 @@ memory, how many requests failed (by kind: timeouts are counted, not hidden), wh
 threads and RSS came back near their idle values during the idle phase, and whether it answers a
 fresh request within a second afterwards.
 
-The load is bombardier with --rate. bombardier is not a pure open model: each of its connections
-waits for its answer before sending again, so when every connection waits, the rate it offers falls
-below the one asked for. The record says what was asked and what was sent; a tool that sends at a
-fixed rate whatever the answers (vegeta) is the better driver once the lab has it.
+The load is vegeta, the lab's open model: requests are due at a fixed rate whatever the server
+answers, so an overloaded server faces the growing queue it would face in production (a closed-model
+tool would slow down with it and hide the overload). Latency runs from each request's intended
+start; requests vegeta could not send on schedule are counted as failed (`other`), not dropped.
 """
 import http.client
 import json
-import math
 import shlex
 import time
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from .bench.sampler import WindowSampler, process_running, write_samples_csv
 from .errors import LabError, UsageError
 from .process import spawn, stop
 
-DRIVER = "bombardier"
+DRIVER = "vegeta"
 # "Back near idle": within this share of the idle value, or this absolute margin, whichever is larger.
 NEAR_IDLE_SHARE = 0.10
 NEAR_IDLE_THREADS = 10
@@ -32,7 +31,6 @@ NEAR_IDLE_RSS_MB = 64
 FRESH_REQUEST_LIMIT_S = 1.0
 SETTLE_S = 5  # quiet seconds after the warm-up whose samples define "idle"
 OOM_MARKER = "OutOfMemoryError"
-MAX_CONNECTIONS = 10000
 
 
 @dataclass(frozen=True)
@@ -45,20 +43,11 @@ class SoakConfig:
     warmup_s: int = 20
     sleep_ms: int = 100
     timeout_s: float = 10.0
-    connections: int | None = None
     port: int = 8080
     jvm_options: tuple = ()
 
     def rate(self, mode):
         return max(1, round(self.capacity[mode] * self.factor))
-
-    def connections_for(self, rate):
-        """Enough connections that `rate` can be sent while every answer takes up to the timeout
-        would need rate x timeout; that many sockets would measure the client, so: twice what the
-        sleep needs at that rate, at least 50, at most MAX_CONNECTIONS (or --connections)."""
-        if self.connections:
-            return self.connections
-        return max(50, min(MAX_CONNECTIONS, math.ceil(rate * (self.sleep_ms / 1000 + 0.05) * 2)))
 
     @property
     def path(self):
@@ -67,7 +56,7 @@ class SoakConfig:
     def to_dict(self):
         return {"modes": list(self.modes), "capacity_rps": self.capacity, "factor": self.factor,
                 "load_s": self.load_s, "idle_s": self.idle_s, "warmup_s": self.warmup_s,
-                "sleep_ms": self.sleep_ms, "timeout_s": self.timeout_s, "connections": self.connections,
+                "sleep_ms": self.sleep_ms, "timeout_s": self.timeout_s,
                 "port": self.port, "jvm_options": list(self.jvm_options), "driver": DRIVER,
                 "near_idle": {"share": NEAR_IDLE_SHARE, "threads": NEAR_IDLE_THREADS, "rss_mb": NEAR_IDLE_RSS_MB},
                 "fresh_request_limit_s": FRESH_REQUEST_LIMIT_S}
@@ -138,8 +127,7 @@ def soak_target(target, config, executable, out_dir, log=print):
     raw = out_dir / "raw"
     raw.mkdir(parents=True, exist_ok=True)
     rate = config.rate(mode)
-    record = {"mode": mode, "capacity_rps": config.capacity[mode], "rate": rate,
-              "connections": config.connections_for(rate)}
+    record = {"mode": mode, "capacity_rps": config.capacity[mode], "rate": rate}
     server = target.start(config.port, list(config.jvm_options))
     try:
         record["pid"] = server.pid
@@ -151,7 +139,7 @@ def soak_target(target, config, executable, out_dir, log=print):
         time.sleep(SETTLE_S)
         idle_samples = list(sampler.samples)
         log(f"{mode}: {config.load_s} s at {rate} req/s ({config.factor:g} x {config.capacity[mode]:g}), "
-            f"{record['connections']} connections, then {config.idle_s} s idle")
+            f"open model, then {config.idle_s} s idle")
         load_began = sampler.samples[-1].t if sampler.samples else 0.0
         load = _load(executable, url, config, rate, config.load_s, raw / f"{mode}.load", sampler)
         load_ended = sampler.samples[-1].t if sampler.samples else load_began
@@ -173,7 +161,7 @@ def soak_target(target, config, executable, out_dir, log=print):
 
 
 def _load(executable, url, config, rate, seconds, prefix, sampler):
-    spec = LoadSpec(url=url, concurrency=config.connections_for(rate), duration_s=seconds,
+    spec = LoadSpec(url=url, concurrency=1, duration_s=seconds,
                     timeout_s=config.timeout_s, rate=rate, side_file_prefix=prefix)
     driver = DRIVERS[DRIVER]
     command = driver.command(spec, executable)
@@ -198,7 +186,11 @@ def _load(executable, url, config, rate, seconds, prefix, sampler):
         result["failure"] = f"{DRIVER} exit {process.returncode}: {e}"
         return result
     result.update(parsed.to_dict())
-    result["sent_rps"] = round((parsed.responses + parsed.errors.total - parsed.errors.non_2xx) / seconds, 1)
+    # vegeta's binary results hold every request (tens of MB at these rates); the record keeps the counts,
+    # percentiles and the merged histogram (latency_hdr).
+    driver.results_file(spec).unlink(missing_ok=True)
+    sent = parsed.responses + parsed.errors.total - parsed.errors.non_2xx - parsed.unsent
+    result["sent_rps"] = round(sent / seconds, 1)
     if hung:
         result["failure"] = f"{DRIVER} did not end within {seconds + config.timeout_s + 30:.0f} s"
     return result
@@ -336,14 +328,16 @@ def report(run):
              f"Command: `{run['env'].get('command', './lab soak')}`", "",
              f"Each target: warm-up {config['warmup_s']} s at a quarter of the rate, {SETTLE_S} s quiet (its idle "
              f"threads and RSS: the medians there), then `GET {'/api/sleep?ms=' + str(config['sleep_ms'])}` at "
-             f"{config['factor']:g} x its capacity for {config['load_s']} s with {config['driver']} --rate "
-             f"(timeout {config['timeout_s']:g} s), then {config['idle_s']} s idle, then one fresh request. "
+             f"{config['factor']:g} x its capacity for {config['load_s']} s with {config['driver']} (open model: requests "
+             f"due at that rate whatever the answers, latency from each one's intended start; timeout "
+             f"{config['timeout_s']:g} s), then {config['idle_s']} s idle, then one fresh request. "
              f"\"Back\" is the time after the load from which threads or RSS stayed within "
              f"max({NEAR_IDLE_SHARE:.0%}, {NEAR_IDLE_THREADS} threads / {NEAR_IDLE_RSS_MB} MB) of idle.", "",
              "| target | capacity | asked → sent req/s | 2xx req/s | failed (timeout/connect/reset/non-2xx/other) "
+             "| latency p50 / p99 / max ms "
              "| threads idle → peak → end (back after) | RSS MB idle → peak → end (back after) | fresh request "
              "| crash | OOM |",
-             "|---|---:|---:|---:|---|---|---|---|---|---|"]
+             "|---|---:|---:|---:|---|---|---|---|---|---|---|"]
     for t in run["targets"]:
         load = t.get("load") or {}
         errors = load.get("errors") or {}
@@ -358,11 +352,13 @@ def report(run):
                 return "n/a"
             back = f"{d['back_after_s']:g} s" if d.get("back_after_s") is not None else "**not back**"
             return f"{d['idle']} → {d['peak']} → {d['end']} ({back})"
+        latency = load.get("latency_ms") or {}
+        latency_text = (" / ".join(_number(latency.get(k)) for k in ("p50", "p99", "max")) if latency else "n/a")
         fresh = t.get("fresh_request") or {}
         fresh_text = (f"{fresh.get('status')} in {fresh['seconds'] * 1000:.0f} ms" if fresh else "n/a")
         checks_ = t.get("checks") or {}
         lines.append(f"| {t['mode']} | {t['capacity_rps']:g} | {t['rate']} → {_number(load.get('sent_rps'))} "
-                     f"| {_number(load.get('ok_rps'))} | {failed} | {span(threads)} | {span(rss)} | {fresh_text} "
+                     f"| {_number(load.get('ok_rps'))} | {failed} | {latency_text} | {span(threads)} | {span(rss)} | {fresh_text} "
                      f"| {_problem(checks_.get('no_crash'))} | {_problem(checks_.get('no_oom'))} |")
     lines += ["", "Files: `soak.json` (every figure), `raw/<target>.samples.csv` (/proc every 0.5 s over "
                   "quiet, load and idle), `raw/<target>.load.out` (the load tool), `servers/<target>.log`."]

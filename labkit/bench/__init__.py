@@ -4,7 +4,7 @@ Modules, in the order a run uses them:
 - config.py     the options, validated, and the --quick preset
 - scenarios.py  what is requested (URL path) and its service time for Little's law
 - plan.py       the points of a run (repeat x target x driver x concurrency) and the ETA
-- drivers.py    bridge to the drivers in ab-scripts/loomlab_drivers (tool command + output parser)
+- drivers.py    finds or builds the load tools of labkit/drivers (one module per tool: command + output parser)
 - cpus.py       --cpus: server and load tool on different cores
 - sampler.py    /proc sampling of the server, the driver and the machine
 - steadiness.py per-second throughput: not-steady windows, warm-up until it settles

@@ -102,6 +102,9 @@ def register(subparsers):
                    help="run every mode once per heap size, e.g. 512m,1g,2g,4g (-Xms = -Xmx; on Payara Micro it "
                         "replaces the heap lines of domain-config/jvm.options); the report adds req per CPU-s and "
                         "per GB of peak RSS per size and the smallest heap within 5 %% of each mode's best")
+    p.add_argument("--jfr-locks", action="store_true",
+                   help="also record contended monitor enters and thread parks of 10 ms or more (JFR, with "
+                        "stacks); the report gives per window their count, blocked time, top classes and sites")
     options.add_run_options(p, default_name="'bench', 'quick' with --quick")
     p.set_defaults(run=run)
     _parser = p

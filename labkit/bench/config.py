@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..arguments import single_line, whole_number
 from ..errors import UsageError
-from .cpus import cpu_pinning
+from .cpus import cpu_pinning, server_jvm_options
 from .heaps import check_jvm_options
 
 MAX_SLEEP_MS = 60_000        # the app's own cap (loomlab.sleep.maxMs)
@@ -103,7 +103,8 @@ def add_run_options(parser, default_name):
     server and load tool run, how the server starts, and where the results go."""
     parser.add_argument("--cpus", type=cpu_pinning, metavar="server=CPUS,driver=CPUS",
                         help="pin the server and the load tool to different CPUs (e.g. server=1,driver=0); "
-                             "recorded in env.json and the report")
+                             "recorded in env.json and the report; a server on one CPU keeps the G1 collector "
+                             "(-XX:+UseG1GC added unless --jvm-opt picks one)")
     parser.add_argument("--port", type=whole_number(1, 65535, "--port"), metavar="PORT",
                         help="server port on 127.0.0.1 (default 8080)")
     parser.add_argument("--jvm-opt", action="append", metavar="OPT", type=single_line,
@@ -184,6 +185,8 @@ class BenchConfig:
     warmup_cap_s: int = 180
     # --heap: every mode once per heap size (-Xms = -Xmx), smallest first; () = the servers' own heap.
     heaps: tuple = ()
+    # --jfr-locks: the JFR recording also holds contended monitor enters and parks (jfr.py).
+    jfr_locks: bool = False
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)
@@ -201,6 +204,7 @@ class BenchConfig:
             "jvm_defaults": self.jvm_defaults, "heaps": list(self.heaps),
             "cpus": self.cpus.to_dict() if self.cpus else None,
             "warmup_until_steady": self.warmup_until_steady, "warmup_cap_s": self.warmup_cap_s,
+            "jfr_locks": self.jfr_locks,
         }
 
     @classmethod
@@ -252,12 +256,14 @@ class BenchConfig:
         config = cls(modes=tuple(modes), scenario=pick("scenario"), levels=levels, depth=pick("depth"),
                      duration_s=pick("duration"), warmup_s=pick("warmup"), repeats=pick("repeats"),
                      restart=pick("restart"), drivers=tuple(drivers), rate=rate, timeout_s=timeout,
-                     port=pick("port"), jvm_options=tuple(args.jvm_opt or ()), name=pick("name"),
+                     port=pick("port"), jvm_options=server_jvm_options(args.jvm_opt, getattr(args, "cpus", None)),
+                     name=pick("name"),
                      out_dir=Path(args.out) if args.out else None, quick=bool(args.quick), steady=steady,
                      jvm_defaults=getattr(args, "jvm_defaults", None) is not False, heaps=heaps,
                      cpus=getattr(args, "cpus", None),
                      warmup_until_steady=bool(getattr(args, "warmup_until_steady", False)),
-                     warmup_cap_s=getattr(args, "warmup_cap", None) or 180)
+                     warmup_cap_s=getattr(args, "warmup_cap", None) or 180,
+                     jfr_locks=bool(getattr(args, "jfr_locks", False)))
         return config
 
 

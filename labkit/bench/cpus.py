@@ -2,11 +2,12 @@
 
 The server is started from a harness thread whose affinity is the server's CPUs, so the JVM
 inherits them from its first instruction (and sizes its GC and compiler threads for them, as a
-container would); the load tool runs under `taskset -c`, which shows in its recorded command.
+container would; on a single CPU the lab keeps G1 as the collector, see server_jvm_options); the load tool runs under `taskset -c`, which shows in its recorded command.
 Each process's allowed CPUs are read back from /proc and recorded.
 """
 import argparse
 import os
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -39,6 +40,22 @@ class CpuPinning:
             yield
         finally:
             os.sched_setaffinity(0, before)
+
+
+# A JVM that sees a single CPU is not a "server-class machine" to HotSpot's ergonomics and picks the
+# Serial collector; on this machine's two CPUs it picks G1. Pinning is there to keep the load tool off
+# the server's core, not to change its collector, so a server pinned to one CPU keeps G1 unless the
+# user chose a collector.
+SINGLE_CPU_GC = "-XX:+UseG1GC"
+GC_CHOICE = re.compile(r"^-XX:\+Use\w+GC$")
+
+
+def server_jvm_options(jvm_options, pinning):
+    """The user's JVM options, plus G1 when the server is pinned to one CPU and no collector was chosen."""
+    options = tuple(jvm_options or ())
+    if pinning and pinning.server and len(pinning.server) < 2 and not any(GC_CHOICE.match(o) for o in options):
+        return options + (SINGLE_CPU_GC,)
+    return options
 
 
 def cpu_pinning(text, cpu_count=None):

@@ -1,20 +1,16 @@
-"""Bridge to the load-tool drivers kept in ab-scripts/loomlab_drivers (one module per tool)."""
+"""The bench's view of the load-tool drivers (labkit/drivers, one module per tool): finding or
+building each tool, and its version for env.json."""
 import subprocess
-import sys
 
 from .. import ROOT
+from ..drivers import DRIVERS, DriverOutputError, LoadResult, LoadSpec, ToolMissing, redacted
+from ..drivers.record import PERCENTILES, new_histogram
+from ..drivers.vegeta import MAX_CONNECTIONS as MAX_CONNECTIONS_OPEN_MODEL
 from ..errors import LabError
 
-DRIVERS_DIR = ROOT / "ab-scripts"
-if str(DRIVERS_DIR) not in sys.path:
-    sys.path.insert(0, str(DRIVERS_DIR))
-
-from loomlab_drivers import DRIVERS, DriverOutputError, LoadResult, LoadSpec, ToolMissing, redacted  # noqa: E402
-from loomlab_drivers.record import PERCENTILES, new_histogram  # noqa: E402
-from loomlab_drivers.vegeta import MAX_CONNECTIONS as MAX_CONNECTIONS_OPEN_MODEL  # noqa: E402
-
+INSTALL_SCRIPTS = ROOT / "ab-scripts"
 # Tools the lab builds itself from the Go module proxy when Go is there, and the script that does it.
-GO_INSTALLERS = {"bombardier": DRIVERS_DIR / "install-bombardier.sh", "vegeta": DRIVERS_DIR / "install-vegeta.sh"}
+GO_INSTALLERS = {"bombardier": INSTALL_SCRIPTS / "install-bombardier.sh", "vegeta": INSTALL_SCRIPTS / "install-vegeta.sh"}
 
 __all__ = ["DRIVERS", "DriverOutputError", "LoadResult", "LoadSpec", "MAX_CONNECTIONS_OPEN_MODEL", "PERCENTILES",
            "ToolMissing", "ensure_tools", "new_histogram", "redacted", "tool_version"]

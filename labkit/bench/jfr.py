@@ -5,35 +5,68 @@ and copied with `jcmd PID JFR.dump` after each measured window, so no JVM tool s
 window is measured. `jfr print --json` reads the copy; only events that started inside the
 window count. The settings (loomlab.jfc) enable just the events read here, keeping the
 recording's own cost out of the comparison (no execution sampling, no allocation profiling).
+
+With `locks` (./lab bench --jfr-locks) the recording also holds contended monitor enters and
+thread parks of 10 ms or more with their stacks, summarised per window as counts, blocked time,
+the top monitor / parked-on classes and the top code sites: where threads queue for each other.
 """
 import json
 import re
 import subprocess
 import time
+import xml.etree.ElementTree as ET
+from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
 SETTINGS = Path(__file__).resolve().parent / "loomlab.jfc"
 RECORDING = "loomlab-bench"
-EVENTS = ("jdk.GarbageCollection", "jdk.GCHeapSummary", "jdk.GCHeapMemoryUsage", "jdk.VirtualThreadPinned")
+EVENTS = ("jdk.GarbageCollection", "jdk.GCHeapSummary", "jdk.GCHeapMemoryUsage", "jdk.VirtualThreadPinned",
+          "jdk.ExecuteVMOperation")
 TOOL_TIMEOUT_S = 120
+# --jfr-locks: JFR's own "profile" settings use 10 ms for both (its default settings 20 ms).
+LOCK_EVENTS = {"jdk.JavaMonitorEnter": ("monitor_enter", "monitorClass"), "jdk.ThreadPark": ("park", "parkedClass")}
+LOCK_THRESHOLD = "10 ms"
+TOP = 5
+# Frames that say how a thread blocks, not who made it block: a site is the first frame outside them.
+BLOCKING_MACHINERY = ("java.util.concurrent.locks.", "jdk.internal.misc.", "java.lang.VirtualThread",
+                      "java.lang.Object.wait", "sun.misc.Unsafe")
+
+
+def settings_file(locks, directory):
+    """loomlab.jfc, or (locks) a copy of it with the lock events added, written into `directory`."""
+    if not locks:
+        return SETTINGS
+    tree = ET.parse(SETTINGS)
+    root = tree.getroot()
+    for name in LOCK_EVENTS:
+        event = ET.SubElement(root, "event", name=name)
+        for setting, value in (("enabled", "true"), ("stackTrace", "true"), ("threshold", LOCK_THRESHOLD)):
+            ET.SubElement(event, "setting", name=setting).text = value
+    path = Path(directory) / "loomlab-locks.jfc"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tree.write(path, encoding="UTF-8", xml_declaration=True)
+    return path
 
 
 class JfrRecorder:
     """One JFR recording in the server process `pid`."""
 
-    def __init__(self, pid, java_home):
+    def __init__(self, pid, java_home, locks=False, settings_dir=None):
         self.pid = pid
         self.jcmd = str(Path(java_home) / "bin" / "jcmd")
         self.jfr = str(Path(java_home) / "bin" / "jfr")
         self.error = None
+        self.locks = locks
+        self.settings = settings_file(locks, settings_dir) if locks else SETTINGS
+        self.events = EVENTS + (tuple(LOCK_EVENTS) if locks else ())
 
     @property
     def running(self):
         return self.error is None
 
     def start(self):
-        output = self._jcmd("JFR.start", f"name={RECORDING}", f"settings={SETTINGS}", "maxage=2h")
+        output = self._jcmd("JFR.start", f"name={RECORDING}", f"settings={self.settings}", "maxage=2h")
         if output is not None and "Started recording" not in output:
             self.error = "jcmd JFR.start: " + _one_line(output)
         return self.running
@@ -54,14 +87,17 @@ class JfrRecorder:
     def read_window(self, path, window_start, window_end):
         """The window's GC, heap and pinning figures from a dumped recording."""
         try:
-            result = subprocess.run([self.jfr, "print", "--json", "--events", ",".join(EVENTS), str(path)],
+            result = subprocess.run([self.jfr, "print", "--json", "--events", ",".join(self.events), str(path)],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=TOOL_TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired) as e:
             return {"available": False, "error": f"jfr print: {e}"}
         if result.returncode != 0:
             return {"available": False, "error": "jfr print: " + _one_line(result.stderr or result.stdout)}
         events = json.loads(result.stdout)["recording"]["events"]
-        return summarize_events(events, window_start, window_end)
+        summary = summarize_events(events, window_start, window_end)
+        if self.locks:
+            summary["locks"] = summarize_locks(events, window_start, window_end)
+        return summary
 
     def _jcmd(self, *arguments):
         try:
@@ -82,6 +118,7 @@ def summarize_events(events, window_start, window_end):
     gc_count, pause_total, pause_max = 0, 0.0, 0.0
     heap_used, heap_after_gc = [], []
     pinned, pinned_total = 0, 0.0
+    vm_operations, vm_longest = 0, (0.0, None)
     for event in events:
         values = event["values"]
         started = epoch_seconds(values["startTime"])
@@ -101,6 +138,11 @@ def summarize_events(events, window_start, window_end):
         elif kind == "jdk.VirtualThreadPinned":
             pinned += 1
             pinned_total += iso_duration_s(values.get("duration"))
+        elif kind == "jdk.ExecuteVMOperation":
+            vm_operations += 1
+            seconds = iso_duration_s(values.get("duration"))
+            if seconds > vm_longest[0]:
+                vm_longest = (seconds, values.get("operation"))
     mb = 1024 * 1024
     return {
         "available": True,
@@ -111,7 +153,67 @@ def summarize_events(events, window_start, window_end):
         "heap_after_gc_avg_mb": round(sum(heap_after_gc) / len(heap_after_gc) / mb, 1) if heap_after_gc else None,
         "pinned_events": pinned,
         "pinned_total_ms": round(pinned_total * 1000, 3),
+        # VM operations of 10 ms or more (GC pauses among them): the longest and what it was.
+        "vm_operations": vm_operations,
+        "vm_operation_max_ms": round(vm_longest[0] * 1000, 3),
+        "vm_operation_max": vm_longest[1],
     }
+
+
+def summarize_locks(events, window_start, window_end):
+    """Per kind (monitor_enter, park): count, blocked ms (total, longest), and the top classes and
+    sites by blocked time, of the lock events that started in [window_start, window_end]."""
+    kinds = {}
+    for event in events:
+        if event["type"] not in LOCK_EVENTS:
+            continue
+        values = event["values"]
+        if not window_start <= epoch_seconds(values["startTime"]) <= window_end:
+            continue
+        kind, class_field = LOCK_EVENTS[event["type"]]
+        seconds = iso_duration_s(values.get("duration"))
+        entry = kinds.setdefault(kind, {"count": 0, "total_s": 0.0, "max_s": 0.0, "classes": Counter(),
+                                        "class_counts": Counter(), "sites": Counter(), "site_counts": Counter()})
+        entry["count"] += 1
+        entry["total_s"] += seconds
+        entry["max_s"] = max(entry["max_s"], seconds)
+        blocked_on = (values.get(class_field) or {}).get("name") or "(unknown)"
+        site = blocking_site(values.get("stackTrace"))
+        entry["classes"][blocked_on] += seconds
+        entry["class_counts"][blocked_on] += 1
+        entry["sites"][site] += seconds
+        entry["site_counts"][site] += 1
+    result = {}
+    for kind, _ in LOCK_EVENTS.values():
+        entry = kinds.get(kind)
+        if not entry:
+            result[kind] = {"count": 0, "total_ms": 0.0, "max_ms": 0.0, "top_classes": [], "top_sites": []}
+            continue
+        result[kind] = {
+            "count": entry["count"], "total_ms": round(entry["total_s"] * 1000, 3),
+            "max_ms": round(entry["max_s"] * 1000, 3),
+            "top_classes": [{"name": name, "count": entry["class_counts"][name], "total_ms": round(s * 1000, 3)}
+                            for name, s in entry["classes"].most_common(TOP)],
+            "top_sites": [{"site": site, "count": entry["site_counts"][site], "total_ms": round(s * 1000, 3)}
+                          for site, s in entry["sites"].most_common(TOP)],
+        }
+    return result
+
+
+def blocking_site(stack_trace):
+    """'Class.method:line' of the first frame that is not blocking machinery (the code that blocked)."""
+    named = [_frame_text(f) for f in (stack_trace or {}).get("frames") or []]
+    for text in named:
+        if not text.startswith(BLOCKING_MACHINERY):
+            return text
+    return named[0] if named else "(no stack)"
+
+
+def _frame_text(frame):
+    method = frame.get("method") or {}
+    owner = ((method.get("type") or {}).get("name") or "?").replace("/", ".")
+    line = frame.get("lineNumber")
+    return f"{owner}.{method.get('name', '?')}" + (f":{line}" if line not in (None, -1) else "")
 
 
 _FRACTION = re.compile(r"\.(\d+)")

@@ -260,6 +260,34 @@ HOW_TO_READ = """\
 """
 
 
+LOCKS_NOTE = ("Per window: contended monitor enters and thread parks of 10 ms or more that began in it, their "
+              "count and blocked time (total, longest), and where the most time went: the class blocked on and "
+              "the code site (first frame outside java.util.concurrent.locks and the JDK's park machinery). "
+              "Idle pool threads waiting for work park too: read the sites before the totals.")
+
+
+def _locks_table(run):
+    rows = []
+    for p in run["points"]:
+        locks = (p.get("jfr") or {}).get("locks")
+        if not locks:
+            continue
+        row = [p["mode"], p["concurrency"], p.get("repeat", "–")]
+        for kind in ("monitor_enter", "park"):
+            entry = locks.get(kind) or {}
+            top_class = (entry.get("top_classes") or [{}])[0]
+            top_site = (entry.get("top_sites") or [{}])[0]
+            row += [f"{number(entry.get('count'))} / {number(entry.get('total_ms'))} / {number(entry.get('max_ms'))}",
+                    f"{top_class.get('name', '–')} ({number(top_class.get('total_ms'))} ms)" if top_class else "–",
+                    f"`{top_site['site']}` ({number(top_site.get('total_ms'))} ms)" if top_site.get("site") else "–"]
+        rows.append(row)
+    if not rows:
+        return "No window has a lock summary (JFR was unavailable)."
+    return _table(["mode", "c", "repeat", "monitor enters: count / total ms / longest ms", "top monitor class",
+                   "top monitor site", "parks: count / total ms / longest ms", "top parked-on class", "top park site"],
+                  rows)
+
+
 def write_report(path, run):
     several_drivers = len(run["config"]["drivers"]) > 1
     throughput, resources = _summary_tables(run, several_drivers)
@@ -301,6 +329,8 @@ def write_report(path, run):
         for name in CHARTS:
             if name in run["charts"]:
                 parts += [f"![{name}]({run['charts'][name]})", ""]
+    if run["config"].get("jfr_locks"):
+        parts += ["## Locks and parks (JFR, --jfr-locks)", "", LOCKS_NOTE, "", _locks_table(run), ""]
     used_flags = sorted({f for p in run["points"] for f in p.get("flags", [])})
     if used_flags:
         parts += ["## Flags", ""] + [f"- `{f}`: {FLAG_MEANINGS[f]}" for f in used_flags] + [""]

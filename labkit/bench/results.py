@@ -90,7 +90,8 @@ FLAG_MEANINGS = {
                      "may have waited for CPU",
     "other-load": f"programs other than server and load tool used more than {OTHER_LOAD_CORES} cores: the machine was shared",
     "errors": "some requests failed (timeouts, resets, non-2xx): see the error columns",
-    "incomplete": "the load tool stopped before the planned end (ab stops at its first timeout)",
+    "incomplete": "the load tool did not cover the planned window: it stopped before the end (ab stops at its "
+                  "first timeout) or began after the window opened (vegeta's first request due late)",
     "rate-not-reached": f"under {RATE_REACHED_SHARE:.0%} of the rate was answered with 2xx in the window",
     "driver-behind": f"the open-model load tool sent some request more than {DRIVER_BEHIND_MS} ms after it was due "
                      "(it was short of CPU); latency from the intended start counts that delay, so the window "
@@ -119,6 +120,10 @@ SUMMARY_METRICS = (
     ("gc_pause_total_ms", ("jfr", "gc_pause_total_ms")),
     ("heap_used_max_mb", ("jfr", "heap_used_max_mb")),
     ("pinned_events", ("jfr", "pinned_events")),
+    ("monitor_enter_count", ("jfr", "locks", "monitor_enter", "count")),
+    ("monitor_enter_total_ms", ("jfr", "locks", "monitor_enter", "total_ms")),
+    ("park_count", ("jfr", "locks", "park", "count")),
+    ("park_total_ms", ("jfr", "locks", "park", "total_ms")),
     ("driver_cpu_cores", ("resources", "driver", "cpu_cores")),
     ("other_cpu_cores", ("resources", "machine", "other_cores")),
 )
@@ -240,6 +245,9 @@ CSV_COLUMNS = (
     ("gc_count", ("jfr", "gc_count")), ("gc_pause_total_ms", ("jfr", "gc_pause_total_ms")),
     ("gc_pause_max_ms", ("jfr", "gc_pause_max_ms")), ("heap_used_max_mb", ("jfr", "heap_used_max_mb")),
     ("heap_after_gc_avg_mb", ("jfr", "heap_after_gc_avg_mb")), ("pinned_events", ("jfr", "pinned_events")),
+    ("monitor_enter_count", ("jfr", "locks", "monitor_enter", "count")),
+    ("monitor_enter_total_ms", ("jfr", "locks", "monitor_enter", "total_ms")),
+    ("park_count", ("jfr", "locks", "park", "count")), ("park_total_ms", ("jfr", "locks", "park", "total_ms")),
     ("ceiling_rps", ("derived", "ceiling_rps")), ("efficiency", ("derived", "efficiency")),
     ("requests_per_cpu_s", ("derived", "requests_per_cpu_s")), ("rps_per_gb_rss", ("derived", "rps_per_gb_rss")),
     ("flags", ("flags",)), ("failure", ("failure",)),

@@ -276,7 +276,7 @@ class BenchRunner:
             record["java"] = (info.get("java") or {}).get("version")
             record["request_virtual"] = (info.get("request") or {}).get("virtual")
             self.progress.session_ready(record["start_s"], server.pid, info)
-            jfr = JfrRecorder(server.pid, self.java_home)
+            jfr = JfrRecorder(server.pid, self.java_home, locks=self.config.jfr_locks, settings_dir=self.raw)
             if not jfr.start():
                 self.progress.note(f"JFR unavailable for this server ({jfr.error}): GC, heap and pinning left out")
             record["jfr_error"] = jfr.error

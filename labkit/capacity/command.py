@@ -96,7 +96,7 @@ def run(args):
     out_dir.mkdir(parents=True, exist_ok=True)
     env = collect(java_home, {"vegeta": executable}, lab_command_line("capacity"), config.cpus)
     recorder = CapacityRecorder(out_dir, config, env)
-    runner = CapacityRunner(config, targets, executable, recorder)
+    runner = CapacityRunner(config, targets, executable, recorder, java_home=java_home)
     print(f"capacity: {len(config.modes)} target(s) x {len(config.sleeps)} sleep(s), goal {config.goal}, "
           f"{config.repeats} confirmation round(s), about {_duration(runner)}; results in {_shown(out_dir)}", flush=True)
     with recording_end(lambda state, error: _finish(recorder, state, error, out_dir)):

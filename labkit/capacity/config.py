@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bench.config import SleepSpec, sleep_spec
+from ..bench.cpus import server_jvm_options
 from ..errors import UsageError
 
 MAX_RATE = 200_000
@@ -166,6 +167,6 @@ class CapacityConfig:
                    start_rate=start_rate, max_rate=max_rate, resolution=pick("resolution"),
                    warmup_concurrency=pick("warmup_concurrency"), warmup_iteration_s=pick("warmup_iteration"),
                    warmup_min_s=min(pick("warmup_min"), pick("warmup_max")), warmup_max_s=pick("warmup_max"), cooldown_s=pick("cooldown"), port=pick("port"),
-                   timeout_s=timeout, jvm_options=tuple(args.jvm_opt or ()),
+                   timeout_s=timeout, jvm_options=server_jvm_options(args.jvm_opt, getattr(args, "cpus", None)),
                    jvm_defaults=getattr(args, "jvm_defaults", None) is not False, cpus=args.cpus,
                    name=pick("name"), out_dir=Path(args.out) if args.out else None)

@@ -25,6 +25,9 @@ CSV_COLUMNS = (
     ("server_threads_max", ("resources", "server", "threads_max")),
     ("driver_cpu_cores", ("resources", "driver", "cpu_cores")),
     ("machine_other_cores", ("resources", "machine", "other_cores")),
+    ("gc_count", ("jfr", "gc_count")), ("gc_pause_total_ms", ("jfr", "gc_pause_total_ms")),
+    ("gc_pause_max_ms", ("jfr", "gc_pause_max_ms")), ("vm_operation_max_ms", ("jfr", "vm_operation_max_ms")),
+    ("vm_operation_max", ("jfr", "vm_operation_max")),
     ("ceiling_rps", ("derived", "ceiling_rps")), ("flags", ("flags",)), ("hgrm", ("files", "hgrm")),
     ("failure", ("failure",)),
 )
@@ -108,13 +111,13 @@ def _capacity_table(rows):
     return _table(
         ["target", "sleep", "ceiling req/s", "capacity req/s", "search found (missed at)", "held at found rate",
          "p50 / p99 / p99.9 / max ms at capacity (merged)", "CPU ms per request", "server cores", "peak RSS MB",
-         "OS threads", "flags"],
+         "OS threads", "longest GC pause ms", "flags"],
         [[r["mode"], _sleep_text(r), ceiling_text(r), _capacity_text(r),
           f"{number(r['search']['found_rps'])} ({number(r['search']['missed_rps'])})",
           f"{r['confirm']['held_at_found']}/{r['confirm']['repeats_run']}",
           _latency(r["at_capacity"]["latency_ms"]), spread(r["at_capacity"]["cpu_ms_per_request"], 3),
           spread(r["at_capacity"]["server_cpu_cores"], 2), spread(r["at_capacity"]["rss_peak_mb"]),
-          spread(r["at_capacity"]["threads_max"]),
+          spread(r["at_capacity"]["threads_max"]), spread(r["at_capacity"].get("gc_pause_max_ms"), 1),
           ", ".join(f"{f} {n}" for f, n in sorted(r["flags"].items()))] for r in rows])
 
 
@@ -179,10 +182,20 @@ def _steps_table(run):
                      number(latency.get("p99"), 1), number(latency.get("max"), 1),
                      number((load.get("errors") or {}).get("total")), number(server.get("cpu_cores"), 2),
                      number((p.get("derived") or {}).get("cpu_ms_per_request"), 3), number(server.get("rss_peak_mb")),
-                     "yes" if p["capacity"]["passed"] else "no", ", ".join(p.get("flags", [])),
+                     _gc_pauses(p.get("jfr")), "yes" if p["capacity"]["passed"] else "no", ", ".join(p.get("flags", [])),
                      f"[hgrm]({p['files']['hgrm']})" if p.get("files", {}).get("hgrm") else p.get("failure") or ""])
     return _table(["#", "target", "sleep", "phase", "step", "offered req/s", "2xx req/s", "p50 ms", "p99 ms",
-                   "max ms", "errors", "server cores", "CPU ms/req", "RSS MB", "goal met", "flags", "histogram"], rows)
+                   "max ms", "errors", "server cores", "CPU ms/req", "RSS MB", "GC pauses (longest ms); VM operations", "goal met", "flags",
+                   "histogram"], rows)
+
+
+def _gc_pauses(jfr):
+    if not jfr or not jfr.get("available"):
+        return "–"
+    text = f"{jfr['gc_count']} ({number(jfr['gc_pause_max_ms'], 1)})"
+    if jfr.get("vm_operation_max"):
+        text += f"; longest VM operation {jfr['vm_operation_max']} {number(jfr['vm_operation_max_ms'], 1)}"
+    return text
 
 
 def _sessions_table(run):
@@ -209,6 +222,10 @@ HOW_TO_READ = """\
   different ceilings is marked †; the list under each ratio table compares targets of equal ceiling.
 - **CPU ms per request**: the server's CPU time (user+sys, /proc) in the window ÷ its 2xx answers in
   the same window (cores ÷ req/s). **peak RSS**: the highest resident memory sampled in the window.
+- **GC pauses**: from a JFR recording in the server (the bench's settings: GC, heap and pinning events
+  only), the collections that began in the window and their longest pause; a pause delays every
+  request due during it, so one long pause can decide a window's p99. The longest **VM operation** of
+  10 ms or more (threads stopped at a safepoint: a GC pause, a deoptimisation...) is named beside it.
 - **not-steady**: the window's per-second 2xx throughput varied or trended by more than 15 %.
 - Files: `results.json` (schema `loomlab.capacity/1`, labkit/bench/RESULTS-SCHEMA.md), `results.csv`
   (one row per window), `histograms/<window>.hgrm.gz` (HdrHistogram percentile distribution, ms),

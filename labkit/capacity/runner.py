@@ -18,6 +18,7 @@ from pathlib import Path
 from ..bench.cpus import allowed_cpus
 from ..bench.drivers import DRIVERS, LoadSpec
 from ..bench.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
+from ..bench.jfr import JfrRecorder
 from ..bench.plan import format_duration, rotated
 from ..bench.results import flags
 from ..bench.runner import PointLog, drive, keep_log, probe, start_server, steady_window, window_record
@@ -38,8 +39,11 @@ EXPECTED_SEARCH_STEPS = 10
 
 
 class CapacityRunner:
-    def __init__(self, config, targets, executable, recorder, log=print):
+    def __init__(self, config, targets, executable, recorder, java_home=None, log=print):
         self.config = config
+        # JFR (the bench's recorder: GC pauses, heap, pinning) per window; None: not recorded.
+        self.java_home = java_home
+        self.jfr = None
         self.targets = targets
         self.executable = executable
         self.recorder = recorder
@@ -105,12 +109,18 @@ class CapacityRunner:
             self.timing["start_s"].append(session["start_s"])
             path = self.scenario.path(self.config, _level(sleep))
             response_bytes = probe(server, path, mode)
+            if self.java_home:
+                self.jfr = JfrRecorder(server.pid, self.java_home)
+                if not self.jfr.start():
+                    self.log(f"  JFR unavailable for this server ({self.jfr.error}): GC pauses left out")
+                session["jfr_error"] = self.jfr.error
             session["warmup"] = self._warm_up(server, path, label, response_bytes)
             # The warm-up ends with a thousand connections closing and its requests still in flight:
             # the first window must start from the same rest as every later one.
             self._cool_down(server)
             work(server, server.base_url + path, response_bytes, session)
         finally:
+            self.jfr = None
             server.stop()
             session["log"] = keep_log(server, self.out_dir, label)
             self.recorder.add_session(session)
@@ -203,6 +213,7 @@ class CapacityRunner:
         write_samples_csv(self.raw / f"{point_id}.samples.csv", run["samples"])
         load = run["load"]
         record = self._point(point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, run, spec)
+        record["jfr"] = self._jfr_window(point_id, start, end)
         if load is not None and load.latency_hdr:
             path = write_hgrm_gz(decode(load.latency_hdr), self.out_dir / HISTOGRAM_DIR / f"{point_id}.hgrm.gz")
             record["files"]["hgrm"] = str(path.relative_to(self.out_dir))
@@ -212,7 +223,7 @@ class CapacityRunner:
         server_res = (record.get("resources") or {}).get("server") or {}
         self.log(f"    {config.goal.percentile} {latency.get(config.goal.percentile, float('nan')):,.1f} ms "
                  f"(goal {goal_ms:g}), errors {load.errors.total if load else '-'}, "
-                 f"server CPU {server_res.get('cpu_cores', float('nan')):.2f} cores -> {verdict}"
+                 f"server CPU {server_res.get('cpu_cores', float('nan')):.2f} cores{_gc_text(record['jfr'])} -> {verdict}"
                  + (f"  [{', '.join(record['flags'])}]" if record["flags"] else ""))
         self._cool_down(server)
         self.timing["step_s"].append(time.monotonic() - began)
@@ -259,6 +270,21 @@ class CapacityRunner:
         self.log(f"    {why}")
         return record
 
+    def _jfr_window(self, point_id, window_start, window_end):
+        """The window's GC pauses, heap and pinning from the session's JFR recording. The dump is read
+        and deleted (megabytes per window); the figures stay in the point record."""
+        if self.jfr is None:
+            return {"available": False, "error": "not recorded"}
+        if not self.jfr.running:
+            return {"available": False, "error": self.jfr.error}
+        path = self.raw / f"{point_id}.jfr"
+        try:
+            if not self.jfr.dump(path, window_start):
+                return {"available": False, "error": self.jfr.error}
+            return self.jfr.read_window(path, window_start, window_end)
+        finally:
+            path.unlink(missing_ok=True)
+
     def _cool_down(self, server):
         """cooldown_s, then until the server's CPU is quiet (at most QUIET_MAX_S)."""
         time.sleep(self.config.cooldown_s)
@@ -273,9 +299,9 @@ class CapacityRunner:
 
 
 def passed(record, percentile, goal_ms):
-    """The goal: a result, no failed request, and the window's percentile at most goal_ms."""
+    """The goal: a complete window, no failed request, and the window's percentile at most goal_ms."""
     load = record.get("load")
-    if not load or load["errors"]["total"] or not load.get("latency_ms"):
+    if not load or load["errors"]["total"] or not load.get("latency_ms") or not load.get("complete", True):
         return False
     return load["latency_ms"][percentile] <= goal_ms
 
@@ -291,6 +317,15 @@ def derived(record):
         "cpu_ms_per_request": round(cores / ok_rps * 1000, 4) if cores is not None and ok_rps else None,
         "ceiling_rps": round(ceiling, 1) if ceiling else None,
     }
+
+
+def _gc_text(jfr):
+    if not jfr or not jfr.get("available"):
+        return ""
+    text = f", GC pauses {jfr['gc_count']} (max {jfr['gc_pause_max_ms']:,.0f} ms)"
+    if jfr.get("vm_operation_max"):
+        text += f", longest VM operation {jfr['vm_operation_max']} {jfr['vm_operation_max_ms']:,.0f} ms"
+    return text
 
 
 def _level(sleep):

@@ -62,6 +62,8 @@ def _row(mode, sleep, points, repeats):
             "server_cpu_cores": median_spread([_server(p, "cpu_cores") for p in held]),
             "rss_peak_mb": median_spread([_server(p, "rss_peak_mb") for p in held]),
             "threads_max": median_spread([_server(p, "threads_max") for p in held]),
+            "gc_pause_max_ms": median_spread([(p.get("jfr") or {}).get("gc_pause_max_ms") for p in held
+                                              if (p.get("jfr") or {}).get("available")]),
             "driver_cpu_cores": median_spread([((p.get("resources") or {}).get("driver") or {}).get("cpu_cores")
                                                for p in held]),
         },

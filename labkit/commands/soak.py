@@ -1,7 +1,7 @@
 """./lab soak: each target at FACTOR x its capacity for a while, then idle; did it survive?"""
 
 from ..bench.command import _raise_open_files_limit, lab_command_line, results_folder
-from ..bench.drivers import ensure_tools
+from ..bench.drivers import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from ..bench.env import collect
 from ..build import ensure_built
 from ..errors import UsageError
@@ -34,8 +34,6 @@ def register(subparsers):
     p.add_argument("--sleep", type=whole_number(0, 60000, "--sleep", unit="whole seconds"), default="100", metavar="MS",
                    help="the request: /api/sleep?ms=MS (100)")
     p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="request timeout of the load tool (10)")
-    p.add_argument("--connections", type=int, metavar="N",
-                   help="load-tool connections (default: twice what the sleep needs at the rate, 50..10000)")
     p.add_argument("--port", default="8080", help="server port on 127.0.0.1 (8080)")
     p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT", type=single_line,
                    help="extra server JVM option, repeatable")
@@ -55,11 +53,9 @@ def _config(args):
         raise UsageError(f"--factor must be above 0, was {args.factor:g}")
     if not args.timeout > 0:
         raise UsageError(f"--timeout must be above 0, was {args.timeout:g}")
-    if args.connections is not None and not 1 <= args.connections <= 20000:
-        raise UsageError(f"--connections must be in 1..20000, was {args.connections}")
     return SoakConfig(modes=modes, capacity=parse_capacity(args.capacity, modes, args.sleep), factor=args.factor,
                       load_s=args.load, idle_s=args.idle, warmup_s=args.warmup, sleep_ms=args.sleep,
-                      timeout_s=args.timeout, connections=args.connections, port=port_number(args.port),
+                      timeout_s=args.timeout, port=port_number(args.port),
                       jvm_options=tuple(args.jvm_opt)), all_targets()
 
 
@@ -74,7 +70,7 @@ def run(args):
     java_home = find_java_home()
     if any(m in PAYARA_MODES for m in config.modes):
         ensure_built()
-    _raise_open_files_limit(max(config.connections_for(config.rate(m)) for m in config.modes))
+    _raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
     out_dir.mkdir(parents=True, exist_ok=True)
     env = collect(java_home, {DRIVER: executable}, lab_command_line("soak"))
     result = run_soak(config, targets, executable, out_dir, env)

@@ -155,7 +155,7 @@ def test_every_driver_sends_the_scenarios_headers_and_reports_redact_credentials
 @pytest.mark.parametrize("tool,hint", [("bombardier", "install-bombardier.sh"), ("ab", "apache2-utils"), ("wrk", "apt-get install wrk")])
 def test_missing_tool_is_one_line_saying_how_to_get_it(tool, hint, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr("loomlab_drivers.base.TOOLS_BIN", tmp_path)
+    monkeypatch.setattr("labkit.drivers.base.TOOLS_BIN", tmp_path)
     with pytest.raises(ToolMissing) as missing:
         DRIVERS[tool].find_executable()
     assert hint in str(missing.value) and "\n" not in str(missing.value)
@@ -169,7 +169,7 @@ def test_missing_tool_is_one_line_saying_how_to_get_it(tool, hint, monkeypatch, 
     ("something new", "other"),
 ])
 def test_error_messages_are_sorted_into_kinds(message, kind):
-    from loomlab_drivers.record import error_kind
+    from labkit.drivers.record import error_kind
     assert error_kind(message) == kind
 
 
@@ -268,7 +268,7 @@ def test_only_vegeta_is_an_open_model_though_bombardier_takes_a_rate_too():
 
 
 # -- vegeta: its results rows -> LoadResult (the intended-start correction and the counting) -------
-from loomlab_drivers.vegeta import parse_csv, summarize as summarize_vegeta  # noqa: E402
+from labkit.drivers.vegeta import parse_csv, summarize as summarize_vegeta  # noqa: E402
 
 MS = 1_000_000  # ns
 
@@ -316,6 +316,21 @@ def test_vegeta_requests_due_in_the_window_but_never_sent_are_errors():
     result = summarize_vegeta(rows, vegeta_spec(window=(start_s + 1, start_s + 3)))
     assert result.ok == 150 and result.errors.other == 50
     assert any("never sent" in note for note in result.notes)
+
+
+def test_vegeta_that_began_after_the_window_opened_gives_an_incomplete_window():
+    start_s = 1_700_000_000
+    # The window opens at start_s + 1, but vegeta's request 0 was only due 400 ms later.
+    rows = [(start_s * 1000 * MS + 1400 * MS + n * 10 * MS, 200, 5 * MS, "", n) for n in range(300)]
+    result = summarize_vegeta(rows, vegeta_spec(window=(start_s + 1, start_s + 3)))
+    assert not result.complete
+    assert any("400 ms after the window opened" in note for note in result.notes)
+
+
+def test_vegeta_whose_first_request_was_due_as_the_window_opened_is_complete():
+    start_s = 1_700_000_000
+    rows = [(start_s * 1000 * MS + 3 * MS + n * 10 * MS, 200, 5 * MS, "", n) for n in range(400)]
+    assert summarize_vegeta(rows, vegeta_spec(window=(start_s, start_s + 3))).complete
 
 
 def test_vegeta_csv_rows_read_timestamp_status_latency_error_and_seq():

@@ -10,7 +10,8 @@ from labkit.bench import config as options
 from labkit.bench.command import RESULTS, outcome, recording_end, results_folder
 from labkit.bench.config import BenchConfig, LoadLevel, SleepSpec
 from labkit.bench.drivers import DRIVERS, LoadSpec
-from labkit.bench.jfr import epoch_seconds, iso_duration_s, summarize_events
+from labkit.bench.jfr import (LOCK_EVENTS, blocking_site, epoch_seconds, iso_duration_s, settings_file,
+                              summarize_events, summarize_locks)
 from labkit.bench.plan import Estimator, build_plan, format_duration
 from labkit.bench.results import derive, flags, little_ceiling, summarize, write_csv
 from labkit.bench.runner import measured_resources, phase_at, steady_window
@@ -378,6 +379,8 @@ def test_jfr_events_count_only_inside_the_window():
         event("jdk.VirtualThreadPinned", 2.0, duration="PT0.025S"),
         event("jdk.GCHeapMemoryUsage", 4.0, used=200 * 1024 * 1024),
         event("jdk.GCHeapMemoryUsage", 0.5, used=900 * 1024 * 1024),  # before the window
+        event("jdk.ExecuteVMOperation", 1.5, operation="G1CollectForAllocation", duration="PT0.011S"),
+        event("jdk.ExecuteVMOperation", 5.0, operation="HandshakeAllThreads", duration="PT0.040S"),
     ]
     summary = summarize_events(events, start + 1, start + 10)
     assert summary["gc_count"] == 2
@@ -385,6 +388,56 @@ def test_jfr_events_count_only_inside_the_window():
     assert summary["gc_pause_max_ms"] == pytest.approx(10.0)
     assert summary["heap_used_max_mb"] == 300 and summary["heap_after_gc_avg_mb"] == 100
     assert summary["pinned_events"] == 1
+    assert summary["vm_operations"] == 2
+    assert (summary["vm_operation_max"], summary["vm_operation_max_ms"]) == ("HandshakeAllThreads", pytest.approx(40.0))
+
+
+def _frame(owner, method, line):
+    return {"method": {"type": {"name": owner}, "name": method}, "lineNumber": line}
+
+
+def test_lock_summary_counts_window_events_by_class_and_by_the_site_that_blocked():
+    def event(kind, at, seconds, class_field, blocked_on, frames):
+        return {"type": kind, "values": {"startTime": f"2026-01-01T10:00:{at:09.6f}Z", "duration": f"PT{seconds}S",
+                                         class_field: {"name": blocked_on}, "stackTrace": {"frames": frames}}}
+    start = epoch_seconds("2026-01-01T10:00:00.000000000Z")
+    credentials = [_frame("javax.security.auth.Subject$SecureSet", "add", 1300),
+                   _frame("com.example.Login", "login", 42)]
+    pool = [_frame("jdk.internal.misc.Unsafe", "park", -1),
+            _frame("java.util.concurrent.locks.LockSupport", "park", 371),
+            _frame("com.example.Pool", "borrow", 88)]
+    events = [
+        event("jdk.JavaMonitorEnter", 1.0, 0.030, "monitorClass", "java.util.Collections$SynchronizedSet", credentials),
+        event("jdk.JavaMonitorEnter", 2.0, 0.050, "monitorClass", "java.util.Collections$SynchronizedSet", credentials),
+        event("jdk.JavaMonitorEnter", 3.0, 0.015, "monitorClass", "java.security.SecureRandom", []),
+        event("jdk.JavaMonitorEnter", 11.0, 9.0, "monitorClass", "java.lang.Object", credentials),  # after the window
+        event("jdk.ThreadPark", 4.0, 0.200, "parkedClass", "java.util.concurrent.locks.ReentrantLock$NonfairSync", pool),
+    ]
+    locks = summarize_locks(events, start + 0.5, start + 10)
+    monitors = locks["monitor_enter"]
+    assert (monitors["count"], monitors["total_ms"], monitors["max_ms"]) == (3, pytest.approx(95.0), pytest.approx(50.0))
+    assert monitors["top_classes"][0] == {"name": "java.util.Collections$SynchronizedSet", "count": 2,
+                                          "total_ms": pytest.approx(80.0)}
+    assert monitors["top_sites"][0]["site"] == "javax.security.auth.Subject$SecureSet.add:1300"
+    assert monitors["top_sites"][1]["site"] == "(no stack)"
+    # A park's site is the code that asked for the lock, not LockSupport or Unsafe.
+    assert locks["park"]["top_sites"] == [{"site": "com.example.Pool.borrow:88", "count": 1,
+                                          "total_ms": pytest.approx(200.0)}]
+
+
+def test_lock_summary_of_a_window_without_lock_events_is_zero_not_missing():
+    assert summarize_locks([], 0, 10) == {kind: {"count": 0, "total_ms": 0.0, "max_ms": 0.0, "top_classes": [],
+                                                  "top_sites": []} for kind, _ in LOCK_EVENTS.values()}
+    assert blocking_site({"frames": [_frame("java/lang/Object", "wait", 12)]}) == "java.lang.Object.wait:12"
+
+
+def test_lock_settings_add_both_lock_events_with_stacks_to_the_bench_settings(tmp_path):
+    import xml.etree.ElementTree as ET
+    events = {e.get("name"): {s.get("name"): s.text for s in e} for e in ET.parse(settings_file(True, tmp_path)).getroot()}
+    assert events["jdk.GarbageCollection"]["enabled"] == "true"  # the bench's own events are kept
+    for name in LOCK_EVENTS:
+        assert events[name] == {"enabled": "true", "stackTrace": "true", "threshold": "10 ms"}
+    assert "jdk.JavaMonitorEnter" not in {e.get("name") for e in ET.parse(settings_file(False, tmp_path)).getroot()}
 
 
 def test_iso_durations_and_timestamps():

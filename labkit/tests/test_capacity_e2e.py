@@ -37,6 +37,9 @@ def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
         assert load["ok"] >= point["rate"] * 3 * 0.98
         assert load["latency_ms"]["p50"] >= 10
         assert point["resources"]["server"]["cpu_cores"] > 0
+        # The server's JFR recording was read for the window, and its dump not kept.
+        assert point["jfr"]["available"] and point["jfr"]["gc_count"] >= 0, point["jfr"]
+        assert not (out / "raw" / f"{point['id']}.jfr").exists()
         histogram = gzip.decompress((out / point["files"]["hgrm"]).read_bytes()).decode()
         assert "Percentile" in histogram and "#[Max" in histogram
     row = run["summary"][0]

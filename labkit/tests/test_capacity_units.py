@@ -11,14 +11,14 @@ import sys
 import pytest
 
 from labkit import ROOT
-from labkit.bench.cpus import CpuPinning, cpu_pinning
+from labkit.bench.cpus import CpuPinning, cpu_pinning, server_jvm_options
 from labkit.bench.drivers import new_histogram
 from labkit.bench.histograms import encode, median_spread
 from labkit.bench.results import portable
 from labkit.bench.steadiness import not_steady, settled
 from labkit.capacity.config import LatencyGoal, latency_goal
 from labkit.capacity.report import report
-from labkit.capacity.runner import CapacityRecorder
+from labkit.capacity.runner import CapacityRecorder, passed
 from labkit.bench.plan import rotated
 from labkit.capacity.search import RateSearch
 from labkit.capacity.summary import ratios, summarize
@@ -61,6 +61,17 @@ def test_search_that_never_meets_the_goal_has_no_capacity():
 
 
 # -- options ------------------------------------------------------------------------------------
+def window_record(p99_ms, errors=0, complete=True):
+    return {"load": {"errors": {"total": errors}, "complete": complete, "latency_ms": {"p99": p99_ms}}}
+
+
+def test_a_window_meets_the_goal_only_complete_without_errors_and_within_the_latency():
+    assert passed(window_record(140.0), "p99", 150)
+    assert not passed(window_record(151.0), "p99", 150)
+    assert not passed(window_record(140.0, errors=1), "p99", 150)
+    assert not passed(window_record(140.0, complete=False), "p99", 150)  # part of the window had no load
+
+
 def test_goal_relative_to_the_sleep_and_absolute():
     assert latency_goal("p99=+50ms") == LatencyGoal("p99", 50.0, True)
     assert latency_goal("p99.9=250") == LatencyGoal("p999", 250.0, False)
@@ -81,6 +92,14 @@ def test_cpu_pinning_parses_roles_and_rejects_overlap_and_unknown_cpus():
     for bad in ("server=0,driver=0", "server=2,driver=0", "client=1", "server=a"):
         with pytest.raises(argparse.ArgumentTypeError):
             cpu_pinning(bad, cpu_count=2)
+
+
+def test_a_server_pinned_to_one_cpu_keeps_g1_unless_a_collector_was_chosen():
+    one, two = CpuPinning(server=(1,), driver=(0,)), CpuPinning(server=(0, 1))
+    assert server_jvm_options(["-Xmx1g"], one) == ("-Xmx1g", "-XX:+UseG1GC")
+    assert server_jvm_options(["-XX:+UseParallelGC"], one) == ("-XX:+UseParallelGC",)
+    assert server_jvm_options(["-Xmx1g"], two) == ("-Xmx1g",)   # two CPUs: ergonomics pick G1 already
+    assert server_jvm_options(None, None) == ()
 
 
 def test_confirmation_rounds_rotate_the_target_order():

@@ -88,7 +88,7 @@ class _DyingServer:
 
 
 def test_a_server_that_dies_under_the_load_is_reported_as_crashed(tmp_path):
-    executable = ensure_tools(["bombardier"])["bombardier"]
+    executable = ensure_tools(["vegeta"])["vegeta"]
     target = Target("dies", "dies at its 40th request", None, lambda port, jvm_options=(): _DyingServer(port, tmp_path / "s.log"))
     config = soak.SoakConfig(modes=("dies",), capacity={"dies": 25}, load_s=3, idle_s=2, warmup_s=0, port=19251)
     run = soak.run_soak(config, {"dies": target}, executable, tmp_path / "out", {"command": "test"}, log=lambda m: None)

@@ -156,6 +156,7 @@ def summarize(rows, spec, tool="vegeta"):
     duration_s = float(window[1] - window[0]) if window else float(spec.duration_s)
     result = LoadResult(tool=tool, responses=responses, ok=ok, duration_s=duration_s, errors=errors,
                         latency_ms=latency_from_histogram(histogram), latency_hdr=encode_histogram(histogram))
+    result.unsent = unsent
     if interval_ns:
         result.latency_source = ("hdr:vegeta results, from each request's intended start "
                                  "(request 0's send + seq / rate), 1 us resolution")
@@ -172,6 +173,13 @@ def summarize(rows, spec, tool="vegeta"):
     result.per_second_ok = [per_second.get(s, 0) for s in range(int(duration_s))]
     if window:
         result.notes.append(f"steady window: {counted} requests were due in it")
+        late_start_ns = first_ns - window[0] * 1_000_000_000
+        if interval_ns and late_start_ns > interval_ns:
+            # The schedule only exists from vegeta's first request on: the part of the window before
+            # it was never loaded, so the window measured less than it claims.
+            result.complete = False
+            result.notes.append(f"vegeta's first request was due {late_start_ns / 1e6:,.0f} ms after the window "
+                                "opened: that part of the window had no load (incomplete)")
     if unsent:
         result.notes.append(f"{unsent} requests due in the window were never sent (vegeta fell behind its schedule "
                             "and its attack ended): counted as errors (other)")

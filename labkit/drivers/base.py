@@ -7,7 +7,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[2]  # the repository (labkit/drivers/base.py)
 # Tools LoomLab builds itself (bombardier) land here; it is searched before PATH.
 TOOLS_BIN = ROOT / ".lab" / "tools" / "bin"
 

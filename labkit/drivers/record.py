@@ -71,6 +71,8 @@ class LoadResult:
     per_second_ok: list[int] | None = None
     # Open model: how late the latest request left against its schedule (ms); latencies include it.
     schedule_lag_max_ms: float | None = None
+    # Open model: requests due in the run that the tool never sent (counted in errors.other too).
+    unsent: int = 0
 
     @property
     def rps(self):
