@@ -96,7 +96,8 @@ def _setup(run):
                     f"between windows (until the server's CPU is quiet)"),
         ("Warm-up", f"before any window on a fresh server: closed-model iterations of {config['warmup_iteration_s']} s "
                     f"at {config['warmup_concurrency']} connections until the last 3 agree within ±5 %, at least "
-                    f"{config.get('warmup_min_s', 0)} s, at most {config['warmup_max_s']} s"),
+                    f"{config.get('warmup_min_s', 0)} s, at most {config['warmup_max_s']} s; then a full GC (`jcmd GC.run`: the "
+                    f"warm-up's survivors are not the steady state's) and the same rest as between windows"),
         ("Search", f"from {number(config['start_rate'])} req/s doubling until a window misses the goal, then "
                    f"bisection to {config['resolution'] * 100:g} % (at most {number(config['max_rate'])} req/s)"),
         ("Confirmation", f"{config['repeats']} rounds; in each every target on a fresh server, warmed up, one window "

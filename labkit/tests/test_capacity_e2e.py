@@ -48,6 +48,7 @@ def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
     assert row["at_capacity"]["latency_ms"]["count"] == sum(p["load"]["responses"] for p in run["points"][2:])
     assert [o["modes"] for o in run["orders"]] == [["jdk-virtual"], ["jdk-virtual"]]
     assert [s["warmup"]["iterations_ok_rps"][0] > 0 for s in run["sessions"]] == [True] * 3
+    assert [s["warmup"]["full_gc"] for s in run["sessions"]] == [True] * 3  # the warm-up's garbage collected
     # Committed results must not name this machine's paths.
     assert str(tmp_path) not in (out / "results.json").read_text()
     assert str(ROOT) not in (out / "results.json").read_text()
