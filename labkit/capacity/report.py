@@ -92,12 +92,14 @@ def _setup(run):
         ("Sleeps", ", ".join(f"{s['sleep_min_ms']} ms (goal {s['goal_ms']:g} ms, timeout {s['timeout_s']:g} s, "
                              f"pre-roll {s.get('preroll_s', config.get('preroll_s'))} s)" for s in config["sleeps"])),
         ("Windows", f"{config['duration_s']} s measured after the sleep's pre-roll at the same rate, "
-                    f"in one vegeta run; requests due in the window count; {config['cooldown_s']} s or more of rest "
-                    f"between windows (until the server's CPU is quiet)"),
+                    f"in one vegeta run; requests due in the window count; after each window a full GC (`jcmd GC.run`), "
+                    f"so every window starts from the same heap, not from the garbage of the warm-up or of an "
+                    f"overloaded window before it, then {config['cooldown_s']} s or more of rest (until the "
+                    f"server's CPU is quiet)"),
         ("Warm-up", f"before any window on a fresh server: closed-model iterations of {config['warmup_iteration_s']} s "
                     f"at {config['warmup_concurrency']} connections until the last 3 agree within ±5 %, at least "
-                    f"{config.get('warmup_min_s', 0)} s, at most {config['warmup_max_s']} s; then a full GC (`jcmd GC.run`: the "
-                    f"warm-up's survivors are not the steady state's) and the same rest as between windows"),
+                    f"{config.get('warmup_min_s', 0)} s, at most {config['warmup_max_s']} s; then a full GC and the same rest as "
+                    f"between windows"),
         ("Search", f"from {number(config['start_rate'])} req/s doubling until a window misses the goal, then "
                    f"bisection to {config['resolution'] * 100:g} % (at most {number(config['max_rate'])} req/s)"),
         ("Confirmation", f"{config['repeats']} rounds; in each every target on a fresh server, warmed up, one window "

@@ -116,7 +116,7 @@ class CapacityRunner:
                     self.log(f"  JFR unavailable for this server ({self.jfr.error}): GC pauses left out")
                 session["jfr_error"] = self.jfr.error
             session["warmup"] = self._warm_up(server, path, label, response_bytes)
-            session["warmup"]["full_gc"] = self._collect_warmup_garbage(server)
+            session["warmup"]["full_gc"] = self._full_gc(server)
             # The warm-up ends with a thousand connections closing and its requests still in flight:
             # the first window must start from the same rest as every later one.
             self._cool_down(server)
@@ -216,6 +216,7 @@ class CapacityRunner:
         load = run["load"]
         record = self._point(point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, run, spec)
         record["jfr"] = self._jfr_window(point_id, start, end)
+        record["full_gc_after"] = self._full_gc(server)
         if load is not None and load.latency_hdr:
             path = write_hgrm_gz(decode(load.latency_hdr), self.out_dir / HISTOGRAM_DIR / f"{point_id}.hgrm.gz")
             record["files"]["hgrm"] = str(path.relative_to(self.out_dir))
@@ -272,10 +273,13 @@ class CapacityRunner:
         self.log(f"    {why}")
         return record
 
-    def _collect_warmup_garbage(self, server):
-        """A full GC (jcmd GC.run) once the warm-up is over. Otherwise the first young collection of the
-        search copies everything the warm-up's thousand connections left alive (measured: a 1.3 s pause
-        on one CPU, in the first window at 250 req/s), a cost of the warm-up, not of the rate measured."""
+    def _full_gc(self, server):
+        """A full GC (jcmd GC.run) after the warm-up and after every window, so each window starts from
+        the same heap. Without it the first young collection of the search copied everything the
+        warm-up's thousand connections left alive (measured: a 1.3 s pause on one CPU in the first window,
+        at 250 req/s), and a window that overloaded the server left its dead backlog to the next ones
+        (young pauses of 540-865 ms at rates that had shown 50 ms before): costs of an earlier phase,
+        not of the rate measured."""
         if not self.java_home:
             return None
         jcmd = str(Path(self.java_home) / "bin" / "jcmd")

@@ -40,6 +40,7 @@ def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
         # The server's JFR recording was read for the window, and its dump not kept.
         assert point["jfr"]["available"] and point["jfr"]["gc_count"] >= 0, point["jfr"]
         assert not (out / "raw" / f"{point['id']}.jfr").exists()
+        assert point["full_gc_after"] is True  # every window starts from the same heap
         histogram = gzip.decompress((out / point["files"]["hgrm"]).read_bytes()).decode()
         assert "Percentile" in histogram and "#[Max" in histogram
     row = run["summary"][0]
