@@ -92,7 +92,10 @@ def _setup(run):
         ("Sleeps", ", ".join(f"{s['sleep_min_ms']} ms (goal {s['goal_ms']:g} ms, timeout {s['timeout_s']:g} s, "
                              f"pre-roll {s.get('preroll_s', config.get('preroll_s'))} s)" for s in config["sleeps"])),
         ("Windows", f"{config['duration_s']} s measured after the sleep's pre-roll at the same rate, "
-                    f"in one vegeta run; requests due in the window count; after each window a full GC (`jcmd GC.run`), "
+                    f"in one vegeta run with at most twice the connections the goal allows in flight (a request waiting "
+                    f"for one waits inside its latency); requests due in the window count; before it, a wait while "
+                    f"more than 8,000 client sockets to the server are in TIME_WAIT; a window the load tool could not drive "
+                    f"(flags client-bound and driver-behind) is measured once more (`-again`) after they drain; after each window a full GC (`jcmd GC.run`), "
                     f"so every window starts from the same heap, not from the garbage of the warm-up or of an "
                     f"overloaded window before it, then {config['cooldown_s']} s or more of rest (until the "
                     f"server's CPU is quiet)"),

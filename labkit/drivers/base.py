@@ -43,6 +43,9 @@ class LoadSpec:
     content_type: str = "application/json"
     # Request headers, each "Name: value" (e.g. the Authorization of a page that needs a login).
     headers: tuple[str, ...] = ()
+    # Open model: the most connections the tool may open (None: its own bound). Requests beyond it
+    # wait for a connection, and that wait is inside their latency.
+    max_connections: int | None = None
 
     @property
     def method(self):

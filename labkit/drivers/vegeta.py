@@ -68,7 +68,7 @@ class Vegeta(Driver):
                    "-timeout", f"{max(1, round(spec.timeout_s * 1000))}ms",
                    "-max-body", "0", "-keepalive=true", "-http2=false"]
         if spec.rate:
-            command += ["-rate", f"{spec.rate}/1s", "-max-connections", str(MAX_CONNECTIONS)]
+            command += ["-rate", f"{spec.rate}/1s", "-max-connections", str(spec.max_connections or MAX_CONNECTIONS)]
         else:
             # Closed model: at most `concurrency` workers, each sending when its answer came.
             command += ["-rate", "0", "-workers", str(spec.concurrency), "-max-workers", str(spec.concurrency),

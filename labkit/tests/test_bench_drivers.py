@@ -333,6 +333,17 @@ def test_vegeta_whose_first_request_was_due_as_the_window_opened_is_complete():
     assert summarize_vegeta(rows, vegeta_spec(window=(start_s, start_s + 3))).complete
 
 
+def test_vegeta_open_model_bounds_its_connections_by_the_spec_or_its_own_limit(tmp_path):
+    spec = LoadSpec(url="http://127.0.0.1:1/", concurrency=1, duration_s=2, timeout_s=5, rate=100,
+                    side_file_prefix=tmp_path / "run")
+    command = DRIVERS["vegeta"].command(spec, "vegeta")
+    assert command[command.index("-max-connections") + 1] == "15000"
+    spec = LoadSpec(url="http://127.0.0.1:1/", concurrency=1, duration_s=2, timeout_s=5, rate=100,
+                    side_file_prefix=tmp_path / "run", max_connections=64)
+    command = DRIVERS["vegeta"].command(spec, "vegeta")
+    assert command[command.index("-max-connections") + 1] == "64"
+
+
 def test_vegeta_csv_rows_read_timestamp_status_latency_error_and_seq():
     line = ('1795376544062357016,200,30026461,0,0,,,,7,GET,http://127.0.0.1:19101/api/sleep?ms=10,'
             'Q29udGVudC1MZW5ndGg6IDY5DQo=')

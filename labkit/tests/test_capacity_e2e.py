@@ -41,6 +41,7 @@ def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
         assert point["jfr"]["available"] and point["jfr"]["gc_count"] >= 0, point["jfr"]
         assert not (out / "raw" / f"{point['id']}.jfr").exists()
         assert point["full_gc_after"] is True  # every window starts from the same heap
+        assert point["client_sockets"]["time_wait_at_start"] is not None
         histogram = gzip.decompress((out / point["files"]["hgrm"]).read_bytes()).decode()
         assert "Percentile" in histogram and "#[Max" in histogram
     row = run["summary"][0]

@@ -18,7 +18,7 @@ from labkit.bench.results import portable
 from labkit.bench.steadiness import not_steady, settled
 from labkit.capacity.config import LatencyGoal, latency_goal
 from labkit.capacity.report import report
-from labkit.capacity.runner import CapacityRecorder, passed
+from labkit.capacity.runner import CapacityRecorder, connection_cap, load_tool_failed, passed, time_wait_sockets
 from labkit.bench.plan import rotated
 from labkit.capacity.search import RateSearch
 from labkit.capacity.summary import ratios, summarize
@@ -70,6 +70,28 @@ def test_a_window_meets_the_goal_only_complete_without_errors_and_within_the_lat
     assert not passed(window_record(151.0), "p99", 150)
     assert not passed(window_record(140.0, errors=1), "p99", 150)
     assert not passed(window_record(140.0, complete=False), "p99", 150)  # part of the window had no load
+
+
+def test_a_window_is_measured_again_only_when_the_load_tool_was_both_saturated_and_late():
+    assert load_tool_failed({"flags": ["client-bound", "driver-behind", "errors"]})
+    assert not load_tool_failed({"flags": ["driver-behind", "errors"]})  # late, but the tool had CPU left
+    assert not load_tool_failed({"flags": ["client-bound"]})
+
+
+def test_a_window_may_open_twice_the_connections_its_goal_allows_in_flight():
+    assert connection_cap(4000, 150) == 1200
+    assert connection_cap(10, 150) == 64  # never fewer than a small pool
+
+
+def test_time_wait_sockets_counts_closed_client_connections_to_the_server_port_only(tmp_path):
+    table = tmp_path / "tcp"
+    header = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+    rows = ["   0: 0100007F:9C40 0100007F:1F90 06 00000000:00000000 03:00000D2A 00000000     0        0 0",  # TIME_WAIT to 8080
+            "   1: 0100007F:9C41 0100007F:1F90 01 00000000:00000000 00:00000000 00000000     0        0 1",  # established
+            "   2: 0100007F:9C42 0100007F:1F91 06 00000000:00000000 03:00000D2A 00000000     0        0 0"]  # other port
+    table.write_text(header + "\n".join(rows) + "\n")
+    assert time_wait_sockets(8080, tables=(str(table),)) == 1
+    assert time_wait_sockets(8080, tables=(str(tmp_path / "missing"),)) is None
 
 
 def test_goal_relative_to_the_sleep_and_absolute():
