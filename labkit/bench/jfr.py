@@ -29,7 +29,8 @@ LOCK_EVENTS = {"jdk.JavaMonitorEnter": ("monitor_enter", "monitorClass"), "jdk.T
 LOCK_THRESHOLD = "10 ms"
 TOP = 5
 # Frames that say how a thread blocks, not who made it block: a site is the first frame outside them.
-BLOCKING_MACHINERY = ("java.util.concurrent.locks.", "jdk.internal.misc.", "java.lang.VirtualThread",
+# (The JDK's queues and pools too: a worker parked in LinkedTransferQueue is waiting in its pool's loop.)
+BLOCKING_MACHINERY = ("java.util.concurrent.", "jdk.internal.misc.", "java.lang.VirtualThread",
                       "java.lang.Object.wait", "sun.misc.Unsafe")
 
 
@@ -177,7 +178,7 @@ def summarize_locks(events, window_start, window_end):
         entry["count"] += 1
         entry["total_s"] += seconds
         entry["max_s"] = max(entry["max_s"], seconds)
-        blocked_on = (values.get(class_field) or {}).get("name") or "(unknown)"
+        blocked_on = ((values.get(class_field) or {}).get("name") or "(unknown)").replace("/", ".")
         site = blocking_site(values.get("stackTrace"))
         entry["classes"][blocked_on] += seconds
         entry["class_counts"][blocked_on] += 1

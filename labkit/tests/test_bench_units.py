@@ -405,11 +405,12 @@ def test_lock_summary_counts_window_events_by_class_and_by_the_site_that_blocked
                    _frame("com.example.Login", "login", 42)]
     pool = [_frame("jdk.internal.misc.Unsafe", "park", -1),
             _frame("java.util.concurrent.locks.LockSupport", "park", 371),
+            _frame("java.util.concurrent.LinkedTransferQueue$DualNode", "await", 452),
             _frame("com.example.Pool", "borrow", 88)]
     events = [
         event("jdk.JavaMonitorEnter", 1.0, 0.030, "monitorClass", "java.util.Collections$SynchronizedSet", credentials),
         event("jdk.JavaMonitorEnter", 2.0, 0.050, "monitorClass", "java.util.Collections$SynchronizedSet", credentials),
-        event("jdk.JavaMonitorEnter", 3.0, 0.015, "monitorClass", "java.security.SecureRandom", []),
+        event("jdk.JavaMonitorEnter", 3.0, 0.015, "monitorClass", "java/security/SecureRandom", []),  # JFR's form
         event("jdk.JavaMonitorEnter", 11.0, 9.0, "monitorClass", "java.lang.Object", credentials),  # after the window
         event("jdk.ThreadPark", 4.0, 0.200, "parkedClass", "java.util.concurrent.locks.ReentrantLock$NonfairSync", pool),
     ]
@@ -420,6 +421,7 @@ def test_lock_summary_counts_window_events_by_class_and_by_the_site_that_blocked
                                           "total_ms": pytest.approx(80.0)}
     assert monitors["top_sites"][0]["site"] == "javax.security.auth.Subject$SecureSet.add:1300"
     assert monitors["top_sites"][1]["site"] == "(no stack)"
+    assert monitors["top_classes"][1]["name"] == "java.security.SecureRandom"
     # A park's site is the code that asked for the lock, not LockSupport or Unsafe.
     assert locks["park"]["top_sites"] == [{"site": "com.example.Pool.borrow:88", "count": 1,
                                           "total_ms": pytest.approx(200.0)}]
