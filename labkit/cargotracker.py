@@ -9,7 +9,6 @@ would first GET its page and send back the jakarta.faces.ViewState hidden field 
 cookie of that GET; no bench scenario needs one.)
 """
 import base64
-import time
 
 from . import ROOT
 from .bench.scenarios import Scenario, register as register_scenario
@@ -43,6 +42,7 @@ def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, 
 def run(args):
     """`./lab run MODE --app cargotracker`: in the foreground until Ctrl-C."""
     from .arguments import port_number
+    from .foreground import serve
     from .process import ensure_port_free
     server = getattr(args, "server", "payara-micro")
     if server == "glassfish":
@@ -67,11 +67,7 @@ def run(args):
               f"virtual={info['request']['virtual']})")
         print(f"operator pages (booking desk, booking, event logger) and API writes: user {ADMIN_USER}, "
               f"password: {ADMIN_PASSWORD_FILE}  (tracking is public)")
-        print("Ctrl-C stops the server.", flush=True)
-        while server.process.poll() is None:
-            time.sleep(0.5)
-        print(f"Payara Micro exited with code {server.process.returncode}; see {server.log_path}")
-        return 1
+        return serve(server, "Payara Micro")
 
 
 def admin_authorization(password_file=ADMIN_PASSWORD_FILE):

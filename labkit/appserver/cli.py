@@ -4,7 +4,6 @@ import argparse
 import importlib
 import signal
 import sys
-import time
 from pathlib import Path
 
 from ..arguments import single_line
@@ -36,6 +35,7 @@ def add_run_arguments(parser):
 def run(args, port):
     """`./lab run MODE --server KIND`: the domain in MODE, in the foreground until Ctrl-C."""
     from ..build import ensure_built
+    from ..foreground import serve
     from ..modes import payara_mode
 
     cls = server_class(args.server)
@@ -59,12 +59,8 @@ def run(args, port):
         print(f"admin console: {server.console_url}  (user {ADMIN_USER}, password: "
               f"{args.admin_password_file or server.domain.password_file})")
         print(f"  thread pool: {CONSOLE_PATH}; Save, then server (Admin Server) → Restart")
-        print("Ctrl-C stops the server.", flush=True)
         # The launcher outlives restarts from the console; it exits when the server stops for good.
-        while server.process.poll() is None:
-            time.sleep(0.5)
-        print(f"{cls.PRODUCT} exited with code {server.process.returncode}; see {server.log_path}")
-        return 1
+        return serve(server, cls.PRODUCT)
 
 
 def _is_loopback(host):

@@ -10,6 +10,8 @@ Modules, in the order a run uses them:
 - steadiness.py per-second throughput: not-steady windows, warm-up until it settles
 - histograms.py latency histograms merged across windows, .hgrm.gz files, spreads and CI
 - jfr.py        JFR recording of the server through jcmd, read back with the JDK's jfr tool
+- watchdog.py   a probe on a connection of its own every second: a server that stops answering is stalled
+- threaddump.py the stalled server's JSON thread dump (jcmd, virtual threads included) and its likely cause
 - runner.py     the loop: server sessions, warm-up, measured windows, Ctrl-C; its server start,
                 probe and one sampled tool run (drive) are what ./lab capacity builds on
 - results.py    point records, derived figures, medians, results.json / results.csv

@@ -10,6 +10,7 @@ from pathlib import Path
 from .. import ROOT
 from ..build import ensure_built
 from ..arguments import positive_seconds, whole_number
+from ..carriers import add_carriers_argument
 from ..errors import LabError, UsageError
 from ..jdk import find_java_home
 from ..process import ensure_port_free
@@ -41,6 +42,9 @@ examples:
   ./lab bench --driver ab --steady --concurrency 6000@2000     windows inside one ab run, ramp excluded
   ./lab bench --scenario fanout --modes virtual,platform-4000,vertx-eventloop --heap 512m,1g
                                                        a JSON POST fanning out to 10 blocking calls, at two heaps
+  ./lab bench --scenario contend --carriers 2 --concurrency 3 --repeats 1
+                                                       spinning requests: virtual stalls (the watchdog's thread
+                                                       dump names the spinning frame), platform-4000 does not
 
 Results go to results/<timestamp>-<name>/ (report.md, results.json, results.csv, charts, raw/).
 Ctrl-C stops the server and the load tool and writes the report for the points already measured."""
@@ -61,7 +65,8 @@ def register(subparsers):
                         "registered in labkit/targets.py (a wrong name lists them)")
     p.add_argument("--scenario", metavar="NAME",
                    help="what is requested: sleep (default), fanout (a JSON POST fanning out to 10 blocking calls), "
-                        "or a scenario registered in labkit/bench/scenarios.py")
+                        "contend (requests spin for one lock whose holder sleeps: the carrier-starvation "
+                        "reproduction), or a scenario registered in labkit/bench/scenarios.py")
     p.add_argument("--concurrency", type=options.concurrency_list, metavar="LIST",
                    help="connections, comma-separated; CONCURRENCY@SLEEP gives a level its own sleep (default 1000)")
     p.add_argument("--sleep", type=options.sleep_spec, metavar="MS|MIN-MAX",
@@ -105,6 +110,11 @@ def register(subparsers):
     p.add_argument("--jfr-locks", action="store_true",
                    help="also record contended monitor enters and thread parks of 10 ms or more (JFR, with "
                         "stacks); the report gives per window their count, blocked time, top classes and sites")
+    add_carriers_argument(p)
+    p.add_argument("--stall-after", type=positive_seconds, metavar="S",
+                   help="the watchdog's probe (GET /api/info on a connection of its own, every second) unanswered "
+                        "this long marks the point stalled: its thread dump is saved and summarised, the server "
+                        "stopped, the next session started (default: the larger of 10 s and 3 x the sleep)")
     options.add_run_options(p, default_name="'bench', 'quick' with --quick")
     p.set_defaults(run=run)
     _parser = p
@@ -143,19 +153,26 @@ def run(args):
     with recording_end(lambda state, error: _finish(recorder, progress, state, error, out_dir,
                                                     len(config.drivers) > 1)) as end:
         runner.run()
-        end.state, end.error = outcome(recorder.points)
+        end.state, end.error = outcome(recorder.points, runner.skipped_points)
     if end.error:
         # Every point ran but not every one was measured: a script or CI must not take this as a result.
         raise LabError(end.error)
     return 0
 
 
-def outcome(points):
-    """The state of a run that went through its plan: complete only when every point has a result."""
+def outcome(points, skipped=0):
+    """The state of a run that went through its plan: complete only when every point has a result
+    and none was skipped (`skipped`: points left out because their server stalled before them)."""
     failed = [p["id"] for p in points if p.get("failure")]
-    if not failed:
+    if not failed and not skipped:
         return "complete", None
-    return "failed", f"{len(failed)} of {len(points)} points failed (no result; see report.md): {', '.join(failed)}"
+    error = f"{len(failed)} of {len(points)} points failed (no result; see report.md): {', '.join(failed)}"
+    stalled = [p["id"] for p in points if "stalled" in (p.get("flags") or ())]
+    if stalled:
+        error += f"; the server stalled at {', '.join(stalled)}"
+    if skipped:
+        error += f"; {skipped} later points of stalled servers were not run"
+    return "failed", error
 
 
 def _config(args):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..arguments import single_line, whole_number
+from ..carriers import check_carrier_options
 from ..errors import UsageError
 from .cpus import cpu_pinning, server_jvm_options
 from .heaps import check_jvm_options
@@ -187,6 +188,11 @@ class BenchConfig:
     heaps: tuple = ()
     # --jfr-locks: the JFR recording also holds contended monitor enters and parks (jfr.py).
     jfr_locks: bool = False
+    # --carriers: the virtual-thread scheduler's parallelism in every server JVM; None = the JVM's default.
+    carriers: int | None = None
+    # --stall-after: seconds without an answer to the watchdog's probe that make a stall; None =
+    # derived per level from its sleep (watchdog.stall_after_s).
+    stall_after_s: float | None = None
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)
@@ -205,6 +211,7 @@ class BenchConfig:
             "cpus": self.cpus.to_dict() if self.cpus else None,
             "warmup_until_steady": self.warmup_until_steady, "warmup_cap_s": self.warmup_cap_s,
             "jfr_locks": self.jfr_locks,
+            "carriers": self.carriers, "stall_after_s": self.stall_after_s,
         }
 
     @classmethod
@@ -253,6 +260,10 @@ class BenchConfig:
         conflict = check_jvm_options(heaps, tuple(args.jvm_opt or ()))
         if conflict:
             raise UsageError(conflict)
+        carriers = getattr(args, "carriers", None)
+        conflict = check_carrier_options(carriers, tuple(args.jvm_opt or ()))
+        if conflict:
+            raise UsageError(conflict)
         config = cls(modes=tuple(modes), scenario=pick("scenario"), levels=levels, depth=pick("depth"),
                      duration_s=pick("duration"), warmup_s=pick("warmup"), repeats=pick("repeats"),
                      restart=pick("restart"), drivers=tuple(drivers), rate=rate, timeout_s=timeout,
@@ -262,7 +273,8 @@ class BenchConfig:
                      jvm_defaults=getattr(args, "jvm_defaults", None) is not False, heaps=heaps,
                      cpus=getattr(args, "cpus", None),
                      warmup_until_steady=bool(getattr(args, "warmup_until_steady", False)),
-                     warmup_cap_s=getattr(args, "warmup_cap", None) or 180,
+                     warmup_cap_s=getattr(args, "warmup_cap", None) or 180, carriers=carriers,
+                     stall_after_s=getattr(args, "stall_after", None),
                      jfr_locks=bool(getattr(args, "jfr_locks", False)))
         return config
 

@@ -4,6 +4,8 @@ from .formatting import flags_text, metric, number, sleep_text
 from .heaps import HOLDS_SHARE, heap_mb, smallest_holding_heaps
 from .plan import format_duration
 from .results import FLAG_MEANINGS
+from .threaddump import summary_lines
+from .watchdog import DEFAULT_STALL_AFTER_S, PROBE_INTERVAL_S, PROBE_PATH, STALL_SLEEPS
 
 
 def _table(headers, rows):
@@ -47,6 +49,13 @@ def _setup(run):
         ("CPUs", (f"server on CPU {config['cpus']['server']}, load tool on CPU {config['cpus']['driver']} (--cpus)"
                   if config.get("cpus") else "not pinned: server and load tool share every CPU")),
         ("Modes", ", ".join(config["modes"])),
+        ("Carriers", (f"{config['carriers']} (--carriers: -Djdk.virtualThreadScheduler.parallelism={config['carriers']})"
+                      if config.get("carriers") else "the JVM's default: one per CPU")),
+        ("Watchdog", f"GET {PROBE_PATH} every {PROBE_INTERVAL_S:g} s on a connection of its own during every run of the "
+                     f"load tool; no answer within "
+                     + (f"{config['stall_after_s']:g} s" if config.get("stall_after_s")
+                        else f"{DEFAULT_STALL_AFTER_S:g} s (or {STALL_SLEEPS} x the sleep, when longer)")
+                     + " marks the point stalled"),
     ]
     return _table(["", ""], rows)
 
@@ -207,6 +216,31 @@ def _heaps(run, several_drivers):
     return "\n".join(lines)
 
 
+def _stalls(run):
+    """Per stalled point: what the probe saw, where the thread dump is, and what it says."""
+    parts = []
+    for p in run["points"]:
+        watchdog = p.get("watchdog") or {}
+        stall = watchdog.get("stall")
+        if not stall:
+            continue
+        dump = stall.get("dump") or {}
+        phase = (p.get("window") or {}).get("stalled_in")
+        parts += [f"### {p['id']}: {p['mode']} c={p['concurrency']}", "",
+                  f"- The probe ({watchdog.get('probe')}, a new connection every {watchdog.get('interval_s'):g} s) sent "
+                  f"{stall['probe_sent_s']:g} s into the load tool's run" + (f" ({phase})" if phase else "")
+                  + f" got no answer within {stall['waited_s']:g} s; "
+                  f"{stall['answered_before']} probes had been answered before it. The load tool was stopped, then "
+                  f"the server.",
+                  f"- Thread dump: " + (f"[{dump['file']}]({dump['file']})" if dump.get("file") else "none")
+                  + (f" ({dump['error']})" if dump.get("error") else "")
+                  + " (`jcmd PID Thread.dump_to_file -format=json`, virtual threads included)"]
+        if dump.get("summary"):
+            parts += summary_lines(dump["summary"])
+        parts.append("")
+    return "\n".join(parts)
+
+
 def _points_table(run):
     rows = []
     for p in run["points"]:
@@ -331,6 +365,10 @@ def write_report(path, run):
                 parts += [f"![{name}]({run['charts'][name]})", ""]
     if run["config"].get("jfr_locks"):
         parts += ["## Locks and parks (JFR, --jfr-locks)", "", LOCKS_NOTE, "", _locks_table(run), ""]
+    stalls = _stalls(run)
+    if stalls:
+        parts += ["## Stalls", "", "The server stopped answering during these points. How to read a stall, and what "
+                  "to do about it: docs/bring-your-own-app.md.", "", stalls]
     used_flags = sorted({f for p in run["points"] for f in p.get("flags", [])})
     if used_flags:
         parts += ["## Flags", ""] + [f"- `{f}`: {FLAG_MEANINGS[f]}" for f in used_flags] + [""]

@@ -61,6 +61,8 @@ def flags(record):
     resources = record.get("resources") or {}
     if record.get("failure"):
         found.append("failed")
+    if (record.get("watchdog") or {}).get("stall"):
+        found.append("stalled")
     driver_cores = (resources.get("driver") or {}).get("cpu_cores")
     if driver_cores is not None and driver_cores > CLIENT_BOUND_CORES:
         found.append("client-bound")
@@ -85,6 +87,9 @@ def flags(record):
 
 FLAG_MEANINGS = {
     "failed": "no result: the load tool failed (see `failure`)",
+    "stalled": "the server stopped answering: the watchdog's probe (a request on a connection of its own, every "
+               "second) got no answer in time; its thread dump was saved and summarised (see `watchdog.stall` and the "
+               "report's Stalls section), the server was stopped and the session's later points were not run",
     "client-bound": f"the load tool used more than {CLIENT_BOUND_CORES:.0%} of a core: it may have set the pace, not the server",
     "cpu-saturated": f"the machine's CPUs (all programs together) were at least {SATURATED_SHARE:.0%} busy: the server "
                      "may have waited for CPU",

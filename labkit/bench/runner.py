@@ -6,6 +6,11 @@ load tool, so every window starts by opening its connections. Steady (--steady, 
 warm-up, window and drain; only requests that start in the window count, and the /proc figures
 and the JFR copy cover the same window, so the connection ramp stays outside it.
 
+A watchdog (watchdog.py) probes the server on a connection of its own during every run of the
+load tool. When the server stops answering, its thread dump is taken (threaddump.py) while the
+load is still on, the point is recorded as stalled with the dump's summary, the server is stopped
+and the bench goes on with the next session; the session's later points are not run.
+
 Nothing here knows a tool, a target or a scenario by name: drivers, targets and scenarios come
 from their registries. Every process started here is stopped in a `finally`, so Ctrl-C (a
 KeyboardInterrupt) leaves no load tool and no server behind; finished points are already stored.
@@ -23,6 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..carriers import carrier_options
 from ..errors import LabError
 from ..process import spawn, stop, tail
 from .drivers import DRIVERS, DriverOutputError, LoadSpec, redacted
@@ -35,6 +41,8 @@ from .plan import Estimator, build_plan
 from .results import (SCHEMA, derive, flags, little_ceiling, portable, summarize as summarize_points, write_csv,
                       write_json)
 from .sampler import WindowSampler, process_running, summarize, summarize_window, write_samples_csv
+from .threaddump import capture as capture_thread_dump
+from .watchdog import Watchdog, stall_after_s
 
 # A load tool gets its duration plus its timeout plus this before it is stopped as hung.
 DRIVER_GRACE_S = 30
@@ -121,18 +129,39 @@ def keep_log(server, out_dir, label):
 
 def start_server(target, config, heap=None):
     """Starts the target on config.port, on the server's CPUs when --cpus pins it; `heap` (a --heap
-    size) adds its -Xms/-Xmx."""
+    size) adds its -Xms/-Xmx, --carriers its virtual-thread scheduler's parallelism."""
+    options = list(config.jvm_options) + heap_options(heap) + carrier_options(getattr(config, "carriers", None))
     with (config.cpus.server_affinity() if config.cpus else nullcontext()):
-        return target.start(config.port, list(config.jvm_options) + heap_options(heap),
-                            jvm_defaults=config.jvm_defaults)
+        return target.start(config.port, options, jvm_defaults=config.jvm_defaults)
+
+
+class ServerStalled(Exception):
+    """A run of the load tool during which the watchdog found the server stalled: the run's result
+    (with the watchdog's record and dump), its start and end (epoch seconds) and the phase it was in."""
+
+    def __init__(self, run, start, end, phase):
+        super().__init__(f"the server stalled during {phase}")
+        self.run, self.start, self.end, self.phase = run, start, end, phase
+
+
+def stall_failure(watchdog_record, phase):
+    """The point's `failure` text for a stall: what the probe saw, and the dump's likely cause."""
+    stall = watchdog_record["stall"]
+    dump = stall.get("dump") or {}
+    cause = (dump.get("summary") or {}).get("cause") or {}
+    why = f"{cause['kind']}: {cause['text']}" if cause else dump.get("error") or "no thread dump"
+    return (f"the server stalled during {phase}: the watchdog's probe got no answer within "
+            f"{stall['waited_s']:g} s ({stall['probe_sent_s']:g} s into the run); {why}")
 
 
 def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response_bytes=None, on_live=None,
-          cpus=None):
+          cpus=None, watchdog=None):
     """One run of a load tool against a running server, sampled from /proc: returns {load (the
-    LoadResult or None), failure, command, samples, resources, side_files}. `on_live(elapsed_s,
+    LoadResult or None), failure, command, samples, resources, side_files, watchdog}. `on_live(elapsed_s,
     rps)` is called about every second (rps from the tool's read bytes ÷ `response_bytes`);
-    `cpus` (CpuPinning) runs the tool under taskset. A tool that does not end on time is stopped."""
+    `cpus` (CpuPinning) runs the tool under taskset. A tool that does not end on time is stopped.
+    `watchdog` (a Watchdog, not started) probes the server during the run; when it finds the
+    server stalled the tool is stopped at once, and its record is the result's `watchdog`."""
     command = (cpus.driver_prefix() if cpus else []) + driver.command(spec, executable)
     output_path = Path(f"{spec.side_file_prefix}.out")
     sampler = WindowSampler(server_pid, sample_interval_s)
@@ -140,7 +169,11 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
     sampler.start()
     began = time.monotonic()
     process = spawn(command, output_path, cwd=cwd)
-    killed = False
+    # A stall's thread dump runs jcmd, a child of the lab too: its CPU then counts as the driver's
+    # below, on a point that failed anyway.
+    if watchdog:
+        watchdog.start()
+    killed = None
     try:
         sampler.attach_driver(process.pid)
         limit = spec.run_seconds + spec.timeout_s + DRIVER_GRACE_S
@@ -148,7 +181,10 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
         while process.poll() is None:
             elapsed = time.monotonic() - began
             if elapsed > limit:
-                killed = True
+                killed = "the tool did not end on time"
+                break
+            if watchdog and watchdog.stalled.is_set():
+                killed = "the watchdog found the server stalled"
                 break
             if on_live and elapsed - last_live >= LIVE_UPDATE_S:
                 last_live = elapsed
@@ -158,6 +194,8 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
     finally:
         if process.poll() is None:
             stop(process, grace_seconds=5)
+        if watchdog:
+            watchdog.stop()
         samples = sampler.stop()
     wall_s = time.monotonic() - began
     children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -170,12 +208,13 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
         load = driver.parse(output, spec, wall_s=wall_s)
         if killed:
             load.complete = False
-            load.notes.append(f"stopped by the harness after {wall_s:.0f} s: the tool did not end on time")
+            load.notes.append(f"stopped by the harness after {wall_s:.0f} s: {killed}")
     except (DriverOutputError, ValueError, KeyError) as e:
         failure = f"{driver.name} exit {process.returncode}: {e}"
     return {"load": load, "failure": failure, "command": " ".join(shlex.quote(c) for c in redacted(command)),
             "samples": samples, "resources": measured_resources(spec, samples, sampler, driver_cpu_s),
-            "side_files": [p for p in driver.side_files(spec) if Path(p).is_file()]}
+            "side_files": [p for p in driver.side_files(spec) if Path(p).is_file()],
+            "watchdog": watchdog.record() if watchdog else None}
 
 
 class PointLog:
@@ -248,6 +287,8 @@ class BenchRunner:
         self.estimator = Estimator(config, self.sessions)
         self.done_points = 0
         self.started_sessions = 0
+        # Points of sessions whose server stalled before their turn: planned, never run.
+        self.skipped_points = 0
 
     @property
     def planned_points(self):
@@ -266,7 +307,7 @@ class BenchRunner:
         server = start_server(target, self.config, session.heap)
         self.started_sessions += 1
         record = {"index": session.index, "mode": session.mode, "target": session.target, "heap": session.heap,
-                  "repeat": session.repeat, "pid": server.pid,
+                  "repeat": session.repeat, "pid": server.pid, "carriers": getattr(self.config, "carriers", None),
                   "command": server.printable_command() if hasattr(server, "printable_command") else None,
                   "cpus_allowed": allowed_cpus(server.pid)}
         try:
@@ -281,10 +322,16 @@ class BenchRunner:
                 self.progress.note(f"JFR unavailable for this server ({jfr.error}): GC, heap and pinning left out")
             record["jfr_error"] = jfr.error
             response_bytes = {}
-            for point in session.points:
+            for number, point in enumerate(session.points):
                 if point.path not in response_bytes:
                     response_bytes[point.path] = self._probe(server, point.path, session.mode)
-                self._run_point(point, session, server, jfr, info, response_bytes[point.path])
+                if self._run_point(point, session, server, jfr, info, response_bytes[point.path]):
+                    left = len(session.points) - number - 1
+                    self.skipped_points += left
+                    record["stalled_at"] = point.id
+                    self.progress.note(f"the server stalled: thread dump in raw/, server stopped"
+                                       + (f"; its {left} later points are not run" if left else ""))
+                    break
         finally:
             server.stop()
             record["log"] = self._keep_log(server, session)
@@ -305,6 +352,7 @@ class BenchRunner:
 
     # -- one point ---------------------------------------------------------------------------
     def _run_point(self, point, session, server, jfr, info, response_bytes):
+        """Measures one point and records it; returns True when the server stalled during it."""
         config, level = self.config, point.level
         if not process_running(server.pid):
             # Loading a dead server would only fill the report with connection errors.
@@ -318,11 +366,22 @@ class BenchRunner:
                                  (task_pool["threads"], task_pool["seconds_per_request"]) if task_pool else None)
         url = server.base_url + point.path
         measure = self._measure_steady if config.steady else self._measure_fresh
-        measured = measure(point, server, url, ceiling, response_bytes)
+        try:
+            measured = measure(point, server, url, ceiling, response_bytes)
+            stalled = None
+        except ServerStalled as e:
+            stalled = e
+            measured = {"run": e.run, "start": e.start, "end": e.end, "warmup": None,
+                        "window": window_record("steady" if config.steady else "fresh", e.start, e.end,
+                                                stalled_in=e.phase)}
         run = measured["run"]
         write_samples_csv(self.raw / f"{point.id}.samples.csv", run["samples"])
 
-        jfr_summary = self._jfr_window(jfr, point, measured["start"], measured["end"])
+        if stalled:
+            # The server is stopped next: no JFR copy is asked of a JVM that no longer serves.
+            jfr_summary = {"available": False, "error": "not read: the server stalled"}
+        else:
+            jfr_summary = self._jfr_window(jfr, point, measured["start"], measured["end"])
         record = {
             "index": point.index, "id": point.id, "session": session.index, "mode": point.mode,
             "target": point.target or point.mode, "heap": point.heap,
@@ -336,7 +395,8 @@ class BenchRunner:
             "warmup": measured["warmup"],
             "command": run["command"],
             "load": run["load"].to_dict() if run["load"] else None,
-            "failure": run["failure"],
+            "failure": stall_failure(run["watchdog"], stalled.phase) if stalled else run["failure"],
+            "watchdog": run.get("watchdog"),
             "resources": run["resources"],
             "jfr": jfr_summary,
             "server": {"pid": server.pid, "java": (info.get("java") or {}).get("version"),
@@ -345,6 +405,9 @@ class BenchRunner:
                       **({"jfr": f"raw/{point.id}.jfr"} if jfr_summary.get("available") else {}),
                       **{"side": [str(Path(p).relative_to(self.out_dir)) for p in run["side_files"]]}},
         }
+        dump_file = ((((run.get("watchdog") or {}).get("stall") or {}).get("dump")) or {}).get("file")
+        if dump_file:
+            record["files"]["threads"] = str(Path(dump_file).relative_to(self.out_dir))
         record["steadiness"] = self._steadiness(run, measured, response_bytes)
         if run["load"] and run["load"].latency_hdr:
             path = write_hgrm_gz(decode(run["load"].latency_hdr), self.out_dir / HISTOGRAM_DIR / f"{point.id}.hgrm.gz")
@@ -355,6 +418,7 @@ class BenchRunner:
         self.done_points += 1
         self.estimator.point_finished(point, time.monotonic() - began)
         self.progress.point_done(point, record, self._eta())
+        return stalled is not None
 
     def _steadiness(self, run, measured, response_bytes):
         """The window's per-second 2xx answers (the tool's own when it records each request, else
@@ -467,8 +531,20 @@ class BenchRunner:
             what, into, length = phase_at(phases, elapsed)
             left = max(spec.run_seconds - elapsed, 0) + after_s
             self.progress.live(point, what, into, length, rps, self._eta(point, left))
-        return drive(DRIVERS[point.driver], self.executables[point.driver], spec, server.pid, self.out_dir,
-                     self.config.sample_interval_s, response_bytes, live, self.config.cpus)
+
+        def dump(stall):
+            self.progress.note(f"no answer to the watchdog's probe for {stall['waited_s']:g} s: thread dump (jcmd)")
+            return capture_thread_dump(server.pid, self.java_home, f"{spec.side_file_prefix}.threads.json")
+
+        longest_sleep_ms = point.level.sleep.max_ms
+        watchdog = Watchdog(server.base_url, stall_after_s(longest_sleep_ms, getattr(self.config, "stall_after_s", None)),
+                            on_stall=dump)
+        start = time.time()
+        run = drive(DRIVERS[point.driver], self.executables[point.driver], spec, server.pid, self.out_dir,
+                    self.config.sample_interval_s, response_bytes, live, self.config.cpus, watchdog)
+        if watchdog.stall:
+            raise ServerStalled(run, start, time.time(), phase_at(phases, watchdog.stall["probe_sent_s"])[0])
+        return run
 
     def _eta(self, point=None, current_left_s=0.0):
         return self.estimator.remaining_s(self.done_points, self.started_sessions, current_left_s)

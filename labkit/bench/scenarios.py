@@ -123,3 +123,21 @@ register(Scenario(
     default_sleep=SleepSpec(50, 100),
     body_file=FANOUT_BODY,
 ))
+
+
+# A spin long enough that a stalled virtual server stays stalled well past the watchdog's default
+# 10 s, and short enough that it recovers by itself (the app caps a spin at 60 s).
+CONTEND_MAX_SPIN_MS = 30_000
+
+register(Scenario(
+    name="contend",
+    description="GET /api/contend: every request spins (Thread.onSpinWait, never parking) for one lock; its holder "
+                "keeps it while it sleeps --sleep (default 100 ms). With as many spinners as carriers a virtual-thread "
+                "server stalls: the reproduction of carrier starvation (docs/bring-your-own-app.md)",
+    path=lambda config, level: f"/api/contend?holdMs={round(level.sleep.mean_ms)}&maxSpinMs={CONTEND_MAX_SPIN_MS}",
+    # The lock lets one request in at a time: each of c requests waits for the c - 1 ahead of it, so
+    # a request takes c holds and Little's law gives a ceiling of one request per hold.
+    service_time_s=lambda config, level: level.concurrency * level.sleep.mean_ms / 1000.0,
+    targets=("virtual", "platform-4000"),
+    uses_sleep=True,
+))

@@ -1,11 +1,12 @@
 """./lab run MODE: one server (Payara Micro, or a full server with --server) in a thread mode, in
 the foreground until Ctrl-C."""
-import time
-
 from .. import cargotracker
 from ..arguments import port_number, single_line
 from ..appserver import cli as appserver_cli
 from ..build import ensure_built
+from ..carriers import add_carriers_argument, carrier_options, check_carrier_options
+from ..errors import UsageError
+from ..foreground import serve
 from ..modes import PAYARA_MODES, payara_mode
 from ..payara import PayaraMicro
 from ..process import ensure_port_free
@@ -24,11 +25,17 @@ def register(subparsers):
     p.add_argument("--rebuild", action="store_true", help="rebuild the WAR and pool jar first")
     p.add_argument("--app", choices=("loomlab", "cargotracker"), default="loomlab",
                    help="the WAR to serve: loomlab (sleep/work API, default) or cargotracker (the Faces shipping app)")
+    add_carriers_argument(p)
     appserver_cli.add_run_arguments(p)  # --server payara-server|glassfish and their options
     p.set_defaults(run=run)
 
 
 def run(args):
+    conflict = check_carrier_options(args.carriers, args.jvm_opt)
+    if conflict:
+        raise UsageError(conflict)
+    # Every server kind takes its JVM options from here.
+    args.jvm_opt = list(args.jvm_opt) + carrier_options(args.carriers)
     if args.app == "cargotracker":
         return cargotracker.run(args)
     port = port_number(args.port)
@@ -45,8 +52,4 @@ def run(args):
         info = server.info()
         print(f"ready: {server.base_url}/api/sleep?ms=100  (pid {info['pid']}, Java {info['java']['version']}, "
               f"request thread: {info['request']['thread']}, virtual={info['request']['virtual']})")
-        print("Ctrl-C stops the server.", flush=True)
-        while server.process.poll() is None:
-            time.sleep(0.5)
-        print(f"Payara Micro exited with code {server.process.returncode}; see {server.log_path}")
-        return 1
+        return serve(server, "Payara Micro")

@@ -39,6 +39,9 @@ def bench(*arguments, env=None):
     (["--name", "../x"], "name may hold"),
     (["--unknown-option"], "unrecognized arguments"),
     (["--jvm-opt=-Xmx1g\ndeploy /tmp/x.war"], "argument --jvm-opt: must be a single line"),
+    (["--carriers", "0"], "--carriers must be in 1..10000"),
+    (["--carriers", "2", "--jvm-opt=-Djdk.virtualThreadScheduler.parallelism=4"], "both set the carriers"),
+    (["--stall-after", "0"], "seconds must be in (0, 3600]"),
 ])
 def test_bad_option_gets_the_usage_line_and_exit_2(arguments, message):
     result = bench(*arguments)
