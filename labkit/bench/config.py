@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..arguments import single_line, whole_number
 from ..errors import UsageError
+from ..targets import choices
 from .cpus import cpu_pinning
 from .heaps import check_jvm_options
 
@@ -215,7 +216,7 @@ class BenchConfig:
         modes = pick("modes") or tuple(default_modes)
         unknown = [m for m in modes if m not in known_targets]
         if unknown:
-            raise UsageError(f"unknown mode '{unknown[0]}' in --modes; choose from: {', '.join(known_targets)}")
+            raise UsageError(f"unknown mode '{unknown[0]}' in --modes; choose from: {choices(known_targets)}")
         rate = args.rate
         # A rate is an open-model point: its default tool is the open-model one.
         drivers = args.drivers or (("vegeta",) if rate is not None else preset["drivers"])
