@@ -88,7 +88,7 @@ def test_a_virtual_n_mode_is_the_bounded_virtual_pool_of_that_size():
     assert settings(mode.preboot)[POOL + "classname"] == "dev.loomlab.virtualpool.BoundedVirtualThreadPool"
 
 
-@pytest.mark.parametrize("name", [*PAYARA_MODES, "platform-8", "platform-1", "virtual-1000000"])
+@pytest.mark.parametrize("name", [*PAYARA_MODES, "platform-8", "platform-2", "virtual-1", "virtual-1000000"])
 def test_the_shared_limits_are_in_every_mode_exactly_once_after_its_own_lines(name):
     lines = set_lines(payara_mode(name).preboot)
     for shared in SHARED_BEFORE:
@@ -100,9 +100,10 @@ def test_the_shared_limits_are_in_every_mode_exactly_once_after_its_own_lines(na
 
 
 @pytest.mark.parametrize("name, message", [
-    ("platform-0", "mode platform-0: platform-N (N from 1 to 10000)"),
-    ("platform-10001", "mode platform-10001: platform-N (N from 1 to 10000)"),
-    ("platform-99999999999999999999", "platform-N (N from 1 to 10000)"),
+    ("platform-0", "mode platform-0: platform-N (N from 2 to 10000)"),
+    ("platform-1", "mode platform-1: platform-N (N from 2 to 10000)"),
+    ("platform-10001", "mode platform-10001: platform-N (N from 2 to 10000)"),
+    ("platform-99999999999999999999", "platform-N (N from 2 to 10000)"),
     ("virtual-0", "mode virtual-0: virtual-N (N from 1 to 1000000)"),
     ("platform-007", "write the size without leading zeros (platform-7)"),
 ])
@@ -120,7 +121,7 @@ def test_a_name_no_folder_or_template_gives_is_an_unknown_mode_with_the_choices(
         payara_mode(name)
     message = str(refused.value)
     assert message.startswith(f"unknown mode '{name}'; choose one of: platform-4000, platform-10000, virtual, ")
-    assert "or any platform-N (N from 1 to 10000), virtual-N (N from 1 to 1000000)" in message
+    assert "or any platform-N (N from 2 to 10000), virtual-N (N from 1 to 1000000)" in message
 
 
 def test_a_mode_with_its_own_folder_is_found_before_a_template():
@@ -197,7 +198,7 @@ def test_render_refuses_a_bad_name_with_the_usage_line_and_writes_nothing(tmp_pa
     result = run_modes("render", "--out", str(tmp_path / "rendered"), "virtual", "platform-0")
     assert result.returncode == 2
     assert result.stderr.startswith("usage: python3 -m labkit.modes")
-    assert "mode platform-0: platform-N (N from 1 to 10000)" in result.stderr
+    assert "mode platform-0: platform-N (N from 2 to 10000)" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "rendered").exists(), "no file is written when one name is bad"
 
@@ -208,7 +209,7 @@ def test_list_shows_each_standard_modes_facts_and_the_templates():
     rows = {line.split()[0]: line for line in result.stdout.splitlines() if not line.startswith("any size")}
     assert list(rows) == list(PAYARA_MODES)
     assert re.search(r"virtual-4000\s+virtual\s+at most 4000\s+a new virtual thread", rows["virtual-4000"])
-    assert "platform-N (N from 1 to 10000)" in result.stdout
+    assert "platform-N (N from 2 to 10000)" in result.stdout
 
 
 def test_the_renderer_needs_only_its_own_three_files_as_the_docker_stage_copies_them(tmp_path):
@@ -239,7 +240,7 @@ def test_a_template_size_is_a_target_on_every_server_of_the_lab(name, product):
 
 
 def test_an_out_of_range_target_is_refused_with_the_range_not_as_unknown():
-    with pytest.raises(UsageError, match=r"mode platform-0: platform-N \(N from 1 to 10000\)"):
+    with pytest.raises(UsageError, match=r"mode platform-0: platform-N \(N from 2 to 10000\)"):
         all_targets()["server-platform-0"]
     assert "server-nosuch-8" not in all_targets()
 
