@@ -14,8 +14,8 @@ from . import ROOT
 from .bench.scenarios import Scenario, register as register_scenario
 from .build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, ensure_built
 from .errors import LabError, UsageError
-from .modes import PAYARA_MODES, payara_mode
-from .targets import Target, register as register_target
+from .modes import payara_mode
+from .targets import Target, register_mode_targets
 
 WAR = ROOT / "cargotracker" / "target" / "cargotracker.war"
 ARTIFACTS = (WAR, VIRTUAL_POOL_JAR, PAYARA_MICRO_JAR)
@@ -88,9 +88,9 @@ def _starter(mode):
     return start
 
 
-for _mode in PAYARA_MODES.values():
-    register_target(Target(TARGET_PREFIX + _mode.name, "CargoTracker on Payara Micro: " + _mode.description,
-                           _mode.max_concurrent, _starter(_mode), virtual=_mode.virtual))
+register_mode_targets(TARGET_PREFIX, lambda mode: Target(
+    TARGET_PREFIX + mode.name, "CargoTracker on Payara Micro: " + mode.description, mode.max_concurrent,
+    _starter(mode), virtual=mode.virtual))
 
 register_scenario(Scenario(
     name="cargotracker-track",

@@ -74,9 +74,9 @@ class PayaraMicro:
         # A fresh runtime folder each time: no configuration leaks from an earlier run.
         shutil.rmtree(self.run_dir, ignore_errors=True)
         self.run_dir.mkdir(parents=True)
-        preboot = self.mode.preboot_file.read_text()
+        # The mode's complete pre-boot file (labkit/modes.py), then the lab's own line.
         (self.run_dir / "pre-boot-commands.asadmin").write_text(
-            preboot + "\n# Added by ./lab: listen on this address only.\n" + BIND_LOOPBACK.format(host=self.host))
+            self.mode.preboot + "\n# Added by ./lab: listen on this address only.\n" + BIND_LOOPBACK.format(host=self.host))
 
     def start(self):
         ensure_port_free(self.port, self.host)

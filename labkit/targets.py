@@ -3,6 +3,7 @@
 A target is started with start(port) and returns a running ServerHandle. The bench harness
 treats every target alike; max_concurrent feeds the Little's-law ceiling (None = unbounded).
 """
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
@@ -41,6 +42,9 @@ class Target:
 
 
 TARGETS: dict[str, Target] = {}
+# A target per Payara mode, named <prefix><mode>: prefix -> build(mode) -> Target. The standard modes'
+# targets are registered at once; another mode's (platform-8, server-virtual-200) when first named.
+MODE_TARGETS: dict[str, Callable] = {}
 
 
 def register(target):
@@ -48,17 +52,60 @@ def register(target):
     return target
 
 
+def register_mode_targets(prefix, build):
+    """Targets <prefix><mode> for every Payara mode (labkit/modes.py), built by build(mode)."""
+    from .modes import PAYARA_MODES
+    MODE_TARGETS[prefix] = build
+    for mode in PAYARA_MODES.values():
+        register(build(mode))
+
+
+class TargetCatalog(Mapping):
+    """Every target by name. Iterating gives the registered ones; looking a name up also finds the
+    target of any mode a template gives (platform-8, glassfish-platform-200), and a template size
+    out of range is a UsageError that says the range."""
+
+    def __getitem__(self, name):
+        if name in TARGETS:
+            return TARGETS[name]
+        from .modes import find_mode
+        # The longest prefix first: "server-platform-8" is Payara Server's, not a Micro mode's.
+        for prefix in sorted(MODE_TARGETS, key=len, reverse=True):
+            if name.startswith(prefix):
+                mode = find_mode(name[len(prefix):])
+                if mode is not None:
+                    return register(MODE_TARGETS[prefix](mode))
+        raise KeyError(name)
+
+    def __iter__(self):
+        return iter(list(TARGETS))  # a copy: a lookup may register a target
+
+    def __len__(self):
+        return len(TARGETS)
+
+
+def choices(known):
+    """What to offer after an unknown target name: the registered ones, and the mode templates."""
+    from .modes import templates
+    text = ", ".join(known)
+    if isinstance(known, TargetCatalog):
+        forms = ", ".join(template.describe() for template in templates().values())
+        prefixes = ", ".join(prefix for prefix in MODE_TARGETS if prefix)
+        text += f"; or any {forms}, also after {prefixes}"
+    return text
+
+
 def target(name):
-    _load_all()
+    known = all_targets()
     try:
-        return TARGETS[name]
+        return known[name]
     except KeyError:
-        raise UsageError(f"unknown target '{name}'; choose from: {', '.join(TARGETS)}") from None
+        raise UsageError(f"unknown target '{name}'; choose from: {choices(known)}") from None
 
 
 def all_targets():
     _load_all()
-    return dict(TARGETS)
+    return TargetCatalog()
 
 
 def _start_payara(mode):
@@ -78,11 +125,9 @@ def _load_all():
         importlib.import_module(module)
 
 
-def _register_payara_modes():
-    from .modes import PAYARA_MODES
-    for mode in PAYARA_MODES.values():
-        register(Target(mode.name, "Payara Micro: " + mode.description, mode.max_concurrent,
-                        _start_payara(mode), virtual=mode.virtual))
+def _payara_micro_target(mode):
+    return Target(mode.name, "Payara Micro: " + mode.description, mode.max_concurrent, _start_payara(mode),
+                  virtual=mode.virtual)
 
 
-_register_payara_modes()
+register_mode_targets("", _payara_micro_target)

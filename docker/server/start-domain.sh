@@ -1,8 +1,8 @@
 #!/bin/bash
 # Payara Server or GlassFish (docker/server/, docker/glassfish/) in the image's thread mode, with the
 # admin password of a Docker secret. First start: creates the domain with that password, applies
-# domain-config/<mode> (Micro names translated), the lab's settings, the product's own settings
-# (product-settings.asadmin, as labkit's product_settings()) and the WAR, turns secure admin on, and
+# the mode's pre-boot file (rendered at image build; Micro names translated), the lab's settings, the
+# product's own settings (product-settings.asadmin, as labkit's product_settings()) and the WAR, turns secure admin on, and
 # only then marks the domain configured; a start that finds a domain without that mark (an earlier
 # first start that failed or was killed half-way) creates it again. Then runs the server in the
 # foreground. Refuses to start without a secret, or with an empty or well-known password.

@@ -69,17 +69,15 @@ def _is_loopback(host):
 
 def register_targets(cls, prefix):
     """One bench target per mode, `<prefix><mode>`, beside the Payara Micro modes."""
-    from ..modes import PAYARA_MODES
-    from ..targets import Target, register
+    from ..targets import Target, register_mode_targets
 
     def starter(mode):
         def start(port, jvm_options=(), jvm_defaults=True):  # the domain keeps its own JVM options
             return cls(mode, port=port, jvm_options=jvm_options).start()
         return start
 
-    for mode in PAYARA_MODES.values():
-        register(Target(prefix + mode.name, f"{cls.PRODUCT}: " + mode.description, mode.max_concurrent,
-                        starter(mode), virtual=mode.virtual))
+    register_mode_targets(prefix, lambda mode: Target(prefix + mode.name, f"{cls.PRODUCT}: " + mode.description,
+                                                      mode.max_concurrent, starter(mode), virtual=mode.virtual))
 
 
 # ---- python3 -m labkit.<kind> prepare -------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""domain-config/<mode>/ (written for Payara Micro) as asadmin commands for a full server domain.
+"""A mode's pre-boot file (written for Payara Micro; labkit/modes.py renders it) as asadmin commands
+for a full server domain.
 
 Payara Micro's one HTTP listener (and its protocol) is named "http-listener"; Payara Server and
 GlassFish name them "http-listener-1" (plain) and "http-listener-2" (TLS). This table is the one
@@ -6,7 +7,6 @@ place where pre-boot lines are translated for a full server.
 """
 import re
 import shlex
-from pathlib import Path
 
 MICRO_TO_SERVER_NAMES = {"http-listener": "http-listener-1"}
 
@@ -21,10 +21,10 @@ def server_command(line):
     return line
 
 
-def preboot_commands(path):
-    """The asadmin commands of a pre-boot file (comments and blank lines dropped), translated."""
+def preboot_commands(preboot):
+    """The asadmin commands of a pre-boot file's text (comments and blank lines dropped), translated."""
     commands = []
-    for raw in Path(path).read_text().splitlines():
+    for raw in preboot.splitlines():
         line = raw.strip()
         if line and not line.startswith("#"):
             commands.append(server_command(line))

@@ -1,6 +1,6 @@
 """A full server (Payara Server, GlassFish) serving a WAR in one thread mode: the lifecycle.
 
-The mode's domain-config/<mode>/pre-boot-commands.asadmin (translated, commands.py) is applied to
+The mode's pre-boot file (rendered by labkit/modes.py, translated by commands.py) is applied to
 a domain through asadmin, the virtual-pool jar goes to the domain's lib folder, the WAR is deployed
 at "/", and the domain is restarted so the run starts from a fresh JVM.
 
@@ -227,7 +227,7 @@ class AppServer:
 
     def _settings_commands(self):
         """The mode's pre-boot file (translated), then the lab's own lines, then the product's."""
-        return [*preboot_commands(self.mode.preboot_file), *lab_settings(self.host, self.console_host),
+        return [*preboot_commands(self.mode.preboot), *lab_settings(self.host, self.console_host),
                 *self.product_settings()]
 
     def _jvm_option_commands(self):
@@ -235,7 +235,8 @@ class AppServer:
                                    removed_defaults=(self.DEFAULT_HEAP_CAP,))
 
     def _configure(self, asadmin):
-        self.log(f"applying {self.mode.preboot_file.relative_to(ROOT)} (Micro names translated)"
+        self.log(f"applying mode {self.mode.name} ({self.mode.source.relative_to(ROOT)} and the shared limits, "
+                 f"Micro names translated)"
                  + (f" and deploying {self.war.name}" if self.deploy else ""))
         asadmin.multimode(self._configuration_commands(), self.run_dir / "configure.asadmin")
 

@@ -62,7 +62,8 @@ def register(subparsers):
                         "on one server per mode (a few minutes); other options override it")
     p.add_argument("--modes", type=options.name_list, metavar="LIST",
                    help="comma-separated targets (default: " + ",".join(options.DEFAULT_MODES) + "); any target "
-                        "registered in labkit/targets.py (a wrong name lists them)")
+                        "registered in labkit/targets.py, or any size of a mode template: platform-8, "
+                        "virtual-200, server-platform-32 (a wrong name lists them)")
     p.add_argument("--scenario", metavar="NAME",
                    help="what is requested: sleep (default), fanout (a JSON POST fanning out to 10 blocking calls), "
                         "contend (requests spin for one lock whose holder sleeps: the carrier-starvation "

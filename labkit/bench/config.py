@@ -12,6 +12,7 @@ from pathlib import Path
 from ..arguments import single_line, whole_number
 from ..carriers import check_carrier_options
 from ..errors import UsageError
+from ..targets import choices
 from .cpus import cpu_pinning, server_jvm_options
 from .heaps import check_jvm_options
 
@@ -226,7 +227,7 @@ class BenchConfig:
         modes = pick("modes") or tuple(default_modes)
         unknown = [m for m in modes if m not in known_targets]
         if unknown:
-            raise UsageError(f"unknown mode '{unknown[0]}' in --modes; choose from: {', '.join(known_targets)}")
+            raise UsageError(f"unknown mode '{unknown[0]}' in --modes; choose from: {choices(known_targets)}")
         rate = args.rate
         # A rate is an open-model point: its default tool is the open-model one.
         drivers = args.drivers or (("vegeta",) if rate is not None else preset["drivers"])

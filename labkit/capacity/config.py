@@ -5,14 +5,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bench.config import SleepSpec, sleep_spec
+from ..bench.config import DEFAULT_MODES, SleepSpec, sleep_spec
 from ..bench.cpus import server_jvm_options
 from ..errors import UsageError
+from ..targets import choices
 
 MAX_RATE = 200_000
 # The percentiles a goal may name, as the point records spell them (load.latency_ms).
 GOAL_PERCENTILES = {"p50": "p50", "p90": "p90", "p99": "p99", "p99.9": "p999", "p999": "p999"}
-DEFAULT_MODES = ("platform-4000", "platform-10000", "virtual", "virtual-4000")
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ class CapacityConfig:
         modes = args.modes or DEFAULT_MODES
         unknown = [m for m in modes if m not in known_targets]
         if unknown:
-            raise UsageError(f"unknown mode '{unknown[0]}' in --modes; choose from: {', '.join(known_targets)}")
+            raise UsageError(f"unknown mode '{unknown[0]}' in --modes; choose from: {choices(known_targets)}")
         start_rate, max_rate = pick("start_rate"), pick("max_rate")
         if start_rate > max_rate:
             raise UsageError(f"--start-rate {start_rate} is above --max-rate {max_rate}")

@@ -7,7 +7,7 @@ from ..build import ensure_built
 from ..carriers import add_carriers_argument, carrier_options, check_carrier_options
 from ..errors import UsageError
 from ..foreground import serve
-from ..modes import PAYARA_MODES, payara_mode
+from ..modes import choices, payara_mode
 from ..payara import PayaraMicro
 from ..process import ensure_port_free
 
@@ -15,7 +15,7 @@ from ..process import ensure_port_free
 def register(subparsers):
     p = subparsers.add_parser("run", help="start Payara Micro (or Payara Server, GlassFish) with the lab app in one thread mode",
                               description="Start Payara Micro (--server: Payara Server or GlassFish) in MODE and keep it running until Ctrl-C.")
-    p.add_argument("mode", metavar="MODE", help="one of: " + ", ".join(PAYARA_MODES))
+    p.add_argument("mode", metavar="MODE", help="one of: " + choices() + " (domain-config/)")
     p.add_argument("--port", default="8080", help="HTTP port (default 8080)")
     p.add_argument("--host", default="127.0.0.1", type=single_line, help="address to listen on (default 127.0.0.1, loopback only)")
     p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT", type=single_line,

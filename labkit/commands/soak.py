@@ -6,10 +6,10 @@ from ..bench.env import collect
 from ..build import ensure_built
 from ..errors import UsageError
 from ..jdk import find_java_home
-from ..modes import PAYARA_MODES
+from ..modes import find_mode
 from ..process import ensure_port_free
 from ..soak import DRIVER, SoakConfig, parse_capacity, run_soak
-from ..targets import all_targets
+from ..targets import all_targets, choices
 from ..arguments import port_number, single_line, whole_number
 
 _parser = None
@@ -48,7 +48,7 @@ def _config(args):
     unknown = [m for m in modes if m not in known]
     if not modes or unknown:
         raise UsageError(f"--modes: unknown target(s) {', '.join(unknown) or '(none given)'}; choose from: "
-                         + ", ".join(known))
+                         + choices(known))
     if not args.factor > 0:
         raise UsageError(f"--factor must be above 0, was {args.factor:g}")
     if not args.timeout > 0:
@@ -68,7 +68,7 @@ def run(args):
     ensure_port_free(config.port)
     executable = ensure_tools([DRIVER])[DRIVER]
     java_home = find_java_home()
-    if any(m in PAYARA_MODES for m in config.modes):
+    if any(find_mode(m) for m in config.modes):
         ensure_built()
     _raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
     out_dir.mkdir(parents=True, exist_ok=True)

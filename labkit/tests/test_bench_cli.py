@@ -23,6 +23,9 @@ def bench(*arguments, env=None):
     (["--duration", "0"], "--duration must be in 1..3600"),
     (["--repeats", "two"], "--repeats must be a whole number"),
     (["--modes", "virtual,nosuch"], "unknown mode 'nosuch'"),
+    (["--modes", "virtual,nosuch"], "or any platform-N (N from 2 to 10000)"),
+    (["--modes", "virtual,platform-1"], "mode platform-1: platform-N (N from 2 to 10000)"),
+    (["--modes", "server-platform-007"], "without leading zeros (platform-7)"),
     (["--driver", "jmeter"], "unknown driver 'jmeter'"),
     (["--driver", "wrk", "--rate", "100"], "--rate needs a driver with a fixed-rate mode"),
     (["--steady"], "--steady needs a load tool that records each request's start: use --driver ab,vegeta "

@@ -1,5 +1,6 @@
-"""docker/ checked without a Docker engine: what the images copy exists (or Maven builds it), the
-compose services match domain-config/, the scripts behave, and no admin password is baked in."""
+"""docker/ checked without a Docker engine: what the images copy exists (or Maven builds it), each
+image renders its mode with the lab's own renderer, the compose services are the lab's standard
+modes, the scripts behave, and no admin password is baked in."""
 import fnmatch
 import hashlib
 import http.server
@@ -7,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -17,13 +19,14 @@ import yaml
 from labkit import ROOT
 from labkit.build import pom_property
 from labkit.glassfish import GlassFish, GlassFishDistribution
-from labkit.modes import payara_mode
+from labkit.modes import PAYARA_MODES, payara_mode
 from labkit.payara_server import PayaraServer, preboot_commands
 
 DOCKER = ROOT / "docker"
 COMPOSE = yaml.safe_load((DOCKER / "compose.yaml").read_text())
 SERVICES = COMPOSE["services"]
-MODES = sorted(p.parent.name for p in (ROOT / "domain-config").glob("*/pre-boot-commands.asadmin"))
+MODES = sorted(PAYARA_MODES)
+DOCKERFILES = ("docker/micro/Dockerfile", "docker/server/Dockerfile", "docker/glassfish/Dockerfile")
 POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 
 
@@ -54,7 +57,7 @@ def _instructions(dockerfile):
 
 
 def _copy_sources(dockerfile, mode):
-    """Context paths a Dockerfile COPYs for one MODE (multi-stage COPY --from excluded)."""
+    """Context paths a Dockerfile COPYs for one MODE (COPY --from another stage excluded)."""
     sources = []
     for keyword, rest in _instructions(dockerfile):
         if keyword not in ("COPY", "ADD"):
@@ -100,10 +103,16 @@ def test_every_copied_file_exists_or_is_a_maven_output_and_reaches_the_context(d
     assert {"app/target/loomlab.war", "virtual-pool/target/virtual-pool.jar"} <= maven_outputs
     modes = {s["build"]["args"]["MODE"] for s in services.values()}
     assert modes, f"no compose service builds {dockerfile}"
+    dockerignore = path.with_name("Dockerfile.dockerignore")
     for mode in modes:
         for source in _copy_sources(path, mode):
+            if (ROOT / source).is_dir():
+                # A folder (domain-config/ for the render stage): every file the renderer reads must reach it.
+                needed = [p.relative_to(ROOT).as_posix() for p in (ROOT / source).rglob("*.asadmin")]
+                assert needed and not [n for n in needed if _ignored(n, dockerignore)], f"{dockerfile}: {source}"
+                continue
             assert (ROOT / source).is_file() or source in maven_outputs, f"{dockerfile} copies {source}: no such file"
-            assert not _ignored(source, path.with_name("Dockerfile.dockerignore")), \
+            assert not _ignored(source, dockerignore), \
                 f"{source} is excluded from the build context by {dockerfile}.dockerignore"
 
 
@@ -115,8 +124,51 @@ def test_images_are_official_payara_ones_on_the_build_release_and_a_jdk_21_or_ne
     pom_version = ET.parse(ROOT / "pom.xml").getroot().findtext("m:properties/m:payara.version", namespaces=POM_NS)
     assert version == pom_version
     assert int(jdk) >= 21
-    base = next(rest for keyword, rest in instructions if keyword == "FROM")
+    base = [rest for keyword, rest in instructions if keyword == "FROM"][-1]  # the image's own stage
     assert base in ("payara/micro:${PAYARA_TAG}", "payara/server-full:${PAYARA_TAG}")
+
+
+@pytest.mark.parametrize("dockerfile", DOCKERFILES)
+def test_each_image_renders_its_mode_with_the_labs_renderer_on_an_official_python_image(dockerfile):
+    path = ROOT / dockerfile
+    instructions = _instructions(path)
+    assert ("FROM", "python:${PYTHON_TAG} AS mode") in instructions
+    python = re.fullmatch(r"(\d+)\.(\d+)-slim", _args(path)["PYTHON_TAG"])
+    assert python and (int(python[1]), int(python[2])) >= (3, 10), "labkit/modes.py needs Python 3.10+"
+    runs = [rest for keyword, rest in instructions if keyword == "RUN"]
+    assert 'cd /lab && python3 -m labkit.modes render --out /rendered "${MODE}"' in runs
+    copies = [rest for keyword, rest in instructions if keyword == "COPY"]
+    assert any(c.startswith("--from=mode ") and c.endswith("/rendered/${MODE}/pre-boot-commands.asadmin "
+                                                             "/opt/loomlab/pre-boot-commands.asadmin") for c in copies)
+    # The mode's raw folder never reaches the server image: only the rendered file does.
+    assert not any("domain-config" in c for c in copies if not c.startswith("labkit/") and "/lab/" not in c)
+
+
+@pytest.mark.parametrize("mode", ["platform-8", "virtual-4000", "virtual"])
+def test_the_render_stage_gives_the_file_labkit_gives_for_a_mode(tmp_path, mode):
+    """Runs the micro image's render stage's commands on a copy of what its build context holds."""
+    dockerfile = ROOT / "docker" / "micro" / "Dockerfile"
+    dockerignore = dockerfile.with_name("Dockerfile.dockerignore")
+    lab = tmp_path / "lab"
+    for keyword, rest in _instructions(dockerfile):
+        if keyword == "FROM" and not rest.endswith(" AS mode"):
+            break  # the render stage ends here
+        if keyword == "COPY":
+            *sources, target = rest.split()
+            for source in sources:
+                files = [ROOT / source] if (ROOT / source).is_file() else sorted((ROOT / source).rglob("*"))
+                for file in files:
+                    relative = file.relative_to(ROOT).as_posix()
+                    if file.is_file() and not _ignored(relative, dockerignore):
+                        destination = (lab / target.removeprefix("/lab/") / file.name if target.endswith("/labkit/")
+                                       else lab / relative)
+                        destination.parent.mkdir(parents=True, exist_ok=True)
+                        destination.write_bytes(file.read_bytes())
+    result = subprocess.run([sys.executable, "-m", "labkit.modes", "render", "--out", str(tmp_path / "rendered"), mode],
+                            cwd=lab, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "rendered" / mode / "pre-boot-commands.asadmin").read_text() == payara_mode(mode).preboot
+    assert not (lab / "domain-config" / "jvm.options").exists(), "the context holds only what the renderer reads"
 
 
 def _args(dockerfile):
@@ -130,7 +182,8 @@ def test_the_glassfish_image_is_the_lab_release_from_maven_central_on_an_officia
     assert args["GLASSFISH_VERSION"] == pom_property("glassfish.version")
     jdk = re.fullmatch(r"(\d+)-jdk(-\w+)?", args["JDK_TAG"]).group(1)
     assert int(jdk) >= 25, "GlassFish 8 milestones are run on JDK 25 here (docs/glassfish/README.md)"
-    bases = [rest.split()[0] for keyword, rest in _instructions(dockerfile) if keyword == "FROM"]
+    bases = [rest.split()[0] for keyword, rest in _instructions(dockerfile) if keyword == "FROM"
+             and not rest.endswith(" AS mode")]  # the render stage is checked with the others
     assert bases and all(base == "eclipse-temurin:${JDK_TAG}" for base in bases)
     text = dockerfile.read_text()
     assert "https://repo1.maven.org/maven2/org/glassfish/main/distributions/glassfish/${GLASSFISH_VERSION}/" in text
@@ -160,7 +213,7 @@ def test_each_server_image_applies_its_products_settings_as_labkit_does(image):
 
 # ---- compose ------------------------------------------------------------------------------------
 
-def test_compose_runs_every_mode_of_domain_config_on_its_own_loopback_port():
+def test_compose_runs_every_standard_mode_on_its_own_loopback_port():
     assert sorted(s["build"]["args"]["MODE"] for s in MICRO.values()) == MODES
     host_ports = []
     for name, service in MICRO.items():
@@ -285,7 +338,7 @@ def _start_domain_with_fake_payara(tmp_path, fail_step=""):
     (payara / "bin" / "asadmin").chmod(0o755)
     lab = tmp_path / "lab"
     lab.mkdir(exist_ok=True)
-    (lab / "pre-boot-commands.asadmin").write_text((ROOT / "domain-config" / "virtual" / "pre-boot-commands.asadmin").read_text())
+    (lab / "pre-boot-commands.asadmin").write_text(payara_mode("virtual").preboot)  # as the render stage gives it
     shutil.copy(DOCKER / "server" / "micro-to-server.sed", lab)
     shutil.copy(DOCKER / "server" / "product-settings.asadmin", lab)
     (lab / "virtual-pool.jar").write_text("jar")
@@ -337,13 +390,14 @@ def test_the_configured_mark_is_written_after_the_last_configuration_step():
 # ---- the same Micro → Server translation as ./lab ------------------------------------------------
 
 @pytest.mark.skipif(shutil.which("sed") is None, reason="needs sed")
-@pytest.mark.parametrize("mode", MODES)
-def test_the_image_translates_pre_boot_files_as_labkit_does(mode):
-    preboot = ROOT / "domain-config" / mode / "pre-boot-commands.asadmin"
+@pytest.mark.parametrize("mode", [*MODES, "platform-8"])
+def test_the_image_translates_pre_boot_files_as_labkit_does(tmp_path, mode):
+    preboot = tmp_path / "pre-boot-commands.asadmin"
+    preboot.write_text(payara_mode(mode).preboot)  # the rendered file the image holds
     translated = subprocess.run(["sed", "-E", "-f", str(DOCKER / "server" / "micro-to-server.sed"), str(preboot)],
                                 text=True, stdout=subprocess.PIPE, check=True).stdout
     lines = [l.strip() for l in translated.splitlines() if l.strip() and not l.strip().startswith("#")]
-    assert lines == preboot_commands(preboot)
+    assert lines == preboot_commands(payara_mode(mode).preboot)
 
 
 # ---- the health check script --------------------------------------------------------------------

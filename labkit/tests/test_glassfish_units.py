@@ -24,7 +24,7 @@ QUIET = dict(log=lambda message: None)
 def test_glassfish_gets_the_mode_the_lab_settings_and_no_payara_only_command(mode):
     glassfish = GlassFish(PAYARA_MODES[mode], port=19380, **QUIET)._settings_commands()
     payara = PayaraServer(PAYARA_MODES[mode], port=19380, **QUIET)._settings_commands()
-    mode_lines = preboot_commands(PAYARA_MODES[mode].preboot_file)
+    mode_lines = preboot_commands(PAYARA_MODES[mode].preboot)
     assert glassfish[:len(mode_lines)] == mode_lines, "the mode's own lines come first, translated"
     assert "set configs.config.server-config.network-config.network-listeners.network-listener" \
            ".http-listener-1.address=127.0.0.1" in glassfish

@@ -12,7 +12,8 @@ from labkit import ROOT
 from labkit import payara_server as ps
 from labkit.appserver.server import gone
 from labkit.errors import LabError, UsageError
-from labkit.modes import PAYARA_MODES
+from labkit import modes
+from labkit.modes import PAYARA_MODES, payara_mode
 from labkit.targets import all_targets
 
 MODES = sorted(PAYARA_MODES)
@@ -35,42 +36,43 @@ def test_names_that_are_not_the_micro_listener_stay(line):
     assert ps.server_command(line) == line
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", [*MODES, "platform-8"])
 def test_every_pre_boot_line_is_applied_translated(mode):
-    path = PAYARA_MODES[mode].preboot_file
-    expected = [l.strip() for l in path.read_text().splitlines() if l.strip() and not l.strip().startswith("#")]
-    commands = ps.preboot_commands(path)
+    preboot = payara_mode(mode).preboot
+    expected = [l.strip() for l in preboot.splitlines() if l.strip() and not l.strip().startswith("#")]
+    commands = ps.preboot_commands(preboot)
     assert len(commands) == len(expected)
     assert not any(re.search(r"\.http-listener[.=]", c) for c in commands), "a Micro listener name is left"
 
 
-def _fragment_settings(mode):
-    """What domain-config/<mode>/domain.xml says Payara Server should hold, as dotted name → value."""
-    fragment = ps.ROOT / "domain-config" / mode / "domain.xml"
-    if not fragment.is_file():
-        pytest.skip(f"{fragment.relative_to(ROOT)} not written yet")
+def _fragment_settings(path, size):
+    """What a domain.xml fragment of domain-config/ says Payara Server should hold, as dotted name →
+    value: each element a segment of the name (with its name attribute), each other attribute a setting."""
+    text = path.read_text() if size is None else path.read_text().replace(modes.PLACEHOLDER, str(size))
     # A fragment, with comments around its <config>: wrapped to parse it as one document.
-    config = ET.fromstring("<fragment>" + fragment.read_text() + "</fragment>").find("config")
-    pool = config.find("thread-pools/thread-pool[@name='http-thread-pool']")
-    http = config.find("network-config/protocols/protocol[@name='http-listener-1']/http")
-    tcp = config.find("network-config/transports/transport[@name='tcp']")
-    base = "configs.config.server-config."
-    return {
-        base + "thread-pools.thread-pool.http-thread-pool.classname": pool.get("classname"),
-        base + "thread-pools.thread-pool.http-thread-pool.max-thread-pool-size": pool.get("max-thread-pool-size"),
-        base + "thread-pools.thread-pool.http-thread-pool.max-queue-size": pool.get("max-queue-size"),
-        base + "network-config.protocols.protocol.http-listener-1.http.max-connections": http.get("max-connections"),
-        base + "network-config.transports.transport.tcp.max-connections-count": tcp.get("max-connections-count"),
-    }
+    config = ET.fromstring("<fragment>" + text + "</fragment>").find("config")
+    found = {}
+
+    def walk(element, prefix):
+        for child in element:
+            name = prefix + child.tag + ("." + child.get("name") if child.get("name") else "")
+            found.update({f"{name}.{attribute}": value for attribute, value in child.attrib.items() if attribute != "name"})
+            walk(child, name + ".")
+    walk(config, "configs.config.server-config.")
+    return found
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_translated_pre_boot_file_sets_what_the_domain_xml_fragment_documents(mode):
+@pytest.mark.parametrize("mode", [*MODES, "platform-8"])
+def test_translated_pre_boot_file_sets_exactly_what_the_domain_xml_fragments_document(mode):
+    """The mode's fragment beside its pre-boot file, plus the shared one: together all it sets, nothing else."""
+    rendered = payara_mode(mode)
     applied = {}
-    for command in ps.preboot_commands(PAYARA_MODES[mode].preboot_file):
+    for command in ps.preboot_commands(rendered.preboot):
         name, value = command.removeprefix("set ").split("=", 1)
         applied[name] = value  # a later line wins, as in asadmin
-    assert _fragment_settings(mode) == {name: applied.get(name) for name in _fragment_settings(mode)}
+    documented = {**_fragment_settings(ROOT / "domain-config" / "shared-limits.domain.xml", None),
+                  **_fragment_settings(rendered.source.parent / "domain.xml", rendered.size)}
+    assert documented == applied
 
 
 # ---- ports --------------------------------------------------------------------------------------
