@@ -20,6 +20,8 @@ from .process import ensure_port_free, spawn, stop, tail, wait_until
 from .targets import Target, register
 
 BASELINES_JAR = ROOT / "baselines" / "target" / "baselines.jar"
+# Each jar names its libraries (lab-api; Helidon's, Vert.x's) in its manifest, in libs/ beside it.
+BASELINES_LIBS = ROOT / "baselines" / "target" / "libs"
 HELIDON_JAR = ROOT / "baselines-helidon" / "target" / "baselines-helidon.jar"
 HELIDON_LIBS = ROOT / "baselines-helidon" / "target" / "libs"
 VERTX_JAR = ROOT / "baselines-vertx" / "target" / "baselines-vertx.jar"
@@ -63,7 +65,8 @@ BASELINES = {
 
 def ensure_baselines_built(rebuild=False, log=print):
     """Builds the baseline modules (tests skipped) when a jar is missing or a rebuild is asked for."""
-    missing = [p for p in (BASELINES_JAR, HELIDON_JAR, HELIDON_LIBS, VERTX_JAR, VERTX_LIBS) if not p.exists()]
+    missing = [p for p in (BASELINES_JAR, BASELINES_LIBS, HELIDON_JAR, HELIDON_LIBS, VERTX_JAR, VERTX_LIBS)
+               if not p.exists()]
     if missing or rebuild:
         why = "rebuild requested" if rebuild else "missing " + ", ".join(str(m.relative_to(ROOT)) for m in missing)
         log(f"building ({why}): mvn -pl baselines,baselines-helidon,baselines-vertx -am package -DskipTests")

@@ -1,5 +1,6 @@
 package dev.loomlab.app.fanout;
 
+import dev.loomlab.api.FanoutRequest;
 import dev.loomlab.app.api.JsonBuilders;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

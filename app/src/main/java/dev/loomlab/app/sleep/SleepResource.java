@@ -1,8 +1,10 @@
 package dev.loomlab.app.sleep;
 
+import dev.loomlab.api.SleepGauge;
+import dev.loomlab.api.SleepRequest;
+import dev.loomlab.app.api.JsonBuilders;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import dev.loomlab.app.api.JsonBuilders;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -33,7 +35,7 @@ public class SleepResource {
         int reached;
         gauge.enter();
         try {
-            reached = descendThenSleep(request.depth(), sleptMs);
+            reached = SleepRequest.descendThenSleep(request.depth(), sleptMs);
         } finally {
             gauge.leave();
         }
@@ -44,17 +46,5 @@ public class SleepResource {
                 .add("sleptMs", sleptMs)
                 .add("depth", reached)
                 .build();
-    }
-
-    /**
-     * Recurses {@code framesLeft} frames before sleeping, so the blocked thread holds a stack as
-     * deep as a real application's (a virtual thread must copy it when it unmounts).
-     */
-    static int descendThenSleep(int framesLeft, int sleepMs) throws InterruptedException {
-        if (framesLeft == 0) {
-            Thread.sleep(sleepMs);
-            return 0;
-        }
-        return descendThenSleep(framesLeft - 1, sleepMs) + 1;
     }
 }

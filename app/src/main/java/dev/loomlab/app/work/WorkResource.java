@@ -1,7 +1,7 @@
 package dev.loomlab.app.work;
 
-import dev.loomlab.app.api.BadParameterException;
-import dev.loomlab.app.api.QueryParameters;
+import dev.loomlab.api.BadParameterException;
+import dev.loomlab.api.QueryParameters;
 import dev.loomlab.app.api.JsonBuilders;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.GET;

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomlab.app.api.BadParameterException;
+import dev.loomlab.api.BadParameterException;
+import dev.loomlab.api.Limit;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,28 +14,11 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The fan-out's input rules without a server: query defaults and caps, body checks, the pool size. */
+/** The WAR's side of the fan-out's input without a server: the body read with JSON-P, the pool size (the query is lab-api's). */
 class FanoutInputTest {
 
     private static ByteArrayInputStream utf8(String text) {
         return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    @Test
-    void queryDefaultsToTenTasksOfFiftyToAHundredMs() {
-        FanoutRequest request = FanoutRequest.parse(null, null, null);
-        assertEquals(10, request.tasks());
-        assertEquals(50, request.sleep().minMs());
-        assertEquals(100, request.sleep().maxMs());
-    }
-
-    @Test
-    void queryOutOfRangeNamesTheParameter() {
-        assertEquals("tasks", assertThrows(BadParameterException.class, () -> FanoutRequest.parse("101", null, null)).parameter());
-        assertEquals("maxMs", assertThrows(BadParameterException.class, () -> FanoutRequest.parse(null, null, "60001")).parameter());
-        BadParameterException reversed = assertThrows(BadParameterException.class, () -> FanoutRequest.parse(null, "90", "10"));
-        assertEquals("minMs", reversed.parameter());
-        assertEquals("0..10 (at most maxMs)", reversed.allowed());
     }
 
     @Test
@@ -48,9 +32,10 @@ class FanoutInputTest {
 
     @Test
     void bodyAboveTheCapIsRefusedWithoutReadingItAll() {
-        String big = "{\"pad\":\"" + "x".repeat(FanoutBody.DEFAULT_MAX_BYTES) + "\"}";
+        int cap = Limit.FANOUT_MAX_BODY_BYTES.value();
+        String big = "{\"pad\":\"" + "x".repeat(cap) + "\"}";
         BadParameterException e = assertThrows(BadParameterException.class, () -> FanoutBody.read(utf8(big)));
-        assertTrue(e.getMessage().contains("larger than " + FanoutBody.DEFAULT_MAX_BYTES), e.getMessage());
+        assertTrue(e.getMessage().contains("larger than " + cap), e.getMessage());
     }
 
     @Test

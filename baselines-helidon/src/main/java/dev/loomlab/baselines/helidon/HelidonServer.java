@@ -1,8 +1,8 @@
 package dev.loomlab.baselines.helidon;
 
+import dev.loomlab.api.ServerDescription;
 import dev.loomlab.baselines.api.ApiResponse;
 import dev.loomlab.baselines.api.LabApi;
-import dev.loomlab.baselines.api.ServerDescription;
 import dev.loomlab.baselines.http.ServerSettings;
 import io.helidon.common.Version;
 import io.helidon.http.HeaderNames;

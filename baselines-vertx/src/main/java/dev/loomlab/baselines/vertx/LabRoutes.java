@@ -6,19 +6,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.loomlab.baselines.api.BadParameterException;
-import dev.loomlab.baselines.api.FanoutRequest;
-import dev.loomlab.baselines.api.QueryParameters;
-import dev.loomlab.baselines.api.SleepGauge;
-import dev.loomlab.baselines.api.SleepRequest;
+import dev.loomlab.api.BadParameterException;
+import dev.loomlab.api.FanoutRequest;
+import dev.loomlab.api.QueryParameters;
+import dev.loomlab.api.ServerDescription;
+import dev.loomlab.api.ServerInfo;
+import dev.loomlab.api.SleepGauge;
+import dev.loomlab.api.SleepRequest;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -53,8 +53,7 @@ final class LabRoutes {
         // One byte above the cap, so an oversized body fails here (Vert.x answers 413, turned into our 400 below).
         router.post("/api/fanout").handler(BodyHandler.create(false).setBodyLimit(FanoutRequest.maxBodyBytes()))
                 .handler(this::fanout);
-        router.errorHandler(413, ctx -> sendBadParameter(ctx, new BadParameterException("body", FanoutRequest.bodyAllowed(),
-                "body is larger than " + FanoutRequest.maxBodyBytes() + " bytes")));
+        router.errorHandler(413, ctx -> sendBadParameter(ctx, FanoutRequest.bodyTooLarge()));
         router.errorHandler(404, ctx -> send(ctx, 404, error("Not Found")));
         router.errorHandler(405, ctx -> send(ctx, 405, error("Method Not Allowed")));
         router.errorHandler(500, ctx -> send(ctx, 500, error(ctx.failure() == null ? "Internal Server Error"
@@ -122,23 +121,22 @@ final class LabRoutes {
 
     /** The body as one JSON object, or a 400 naming "body". */
     static JsonNode readBody(Buffer raw) {
-        String allowed = FanoutRequest.bodyAllowed();
         if (raw == null || raw.length() == 0) {
-            throw new BadParameterException("body", allowed, "body is required: " + allowed);
+            throw FanoutRequest.bodyMissing();
         }
         JsonNode node;
         try {
             node = JSON.readTree(raw.getBytes());
         } catch (JsonProcessingException e) {
-            throw new BadParameterException("body", allowed, "body is not valid JSON: " + firstLine(e.getOriginalMessage()));
+            throw FanoutRequest.badBody("body is not valid JSON: " + firstLine(e.getOriginalMessage()));
         } catch (java.io.IOException e) {
-            throw new BadParameterException("body", allowed, "body is not readable: " + e.getMessage());
+            throw FanoutRequest.badBody("body is not readable: " + e.getMessage());
         }
         if (node == null || node.isMissingNode()) {
-            throw new BadParameterException("body", allowed, "body is required: " + allowed);
+            throw FanoutRequest.bodyMissing();
         }
         if (!node.isObject()) {
-            throw new BadParameterException("body", allowed, "body must be a JSON object, was " + node.getNodeType().name().toLowerCase());
+            throw FanoutRequest.badBody("body must be a JSON object, was " + node.getNodeType().name().toLowerCase());
         }
         return node;
     }
@@ -166,31 +164,11 @@ final class LabRoutes {
         });
     }
 
-    private ObjectNode info() {
-        Runtime runtime = Runtime.getRuntime();
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        Thread current = Thread.currentThread();
-        ObjectNode info = object().put("pid", ProcessHandle.current().pid());
-        info.set("java", object().put("version", Runtime.version().toString())
-                .put("vendor", System.getProperty("java.vendor", ""))
-                .put("vm", System.getProperty("java.vm.name", "")));
-        info.put("processors", runtime.availableProcessors())
-                .put("maxHeapBytes", runtime.maxMemory())
-                .put("uptimeMs", ManagementFactory.getRuntimeMXBean().getUptime());
-        info.set("threads", object().put("live", threads.getThreadCount()).put("peak", threads.getPeakThreadCount())
-                .put("daemon", threads.getDaemonThreadCount()).put("started", threads.getTotalStartedThreadCount()));
-        info.set("request", object().put("virtual", current.isVirtual()).put("thread", current.getName()));
-        info.set("sleeping", object().put("now", gauge.sleeping()).put("peak", gauge.peak()));
-        info.set("limits", object()
-                .put("sleepMaxMs", QueryParameters.cap(SleepRequest.MAX_MS_PROPERTY, SleepRequest.DEFAULT_MAX_MS))
-                .put("sleepMaxDepth", QueryParameters.cap(SleepRequest.MAX_DEPTH_PROPERTY, SleepRequest.DEFAULT_MAX_DEPTH))
-                .put("fanoutMaxTasks", QueryParameters.cap(FanoutRequest.MAX_TASKS_PROPERTY, FanoutRequest.DEFAULT_MAX_TASKS))
-                .put("fanoutMaxBodyBytes", FanoutRequest.maxBodyBytes()));
-        info.set("server", object().put("name", model.targetName())
-                .put("description", "Vert.x " + VERSION + ": " + model.description())
-                .putNull("maxConcurrent"));
-        info.set("virtualPools", JSON.createArrayNode());
-        return info;
+    /** The lab's {@code /api/info}: which model this is; no virtual pools (they exist only inside Payara). */
+    private String info() {
+        return ServerInfo.create().sleepGauge(gauge)
+                .server(new ServerDescription(model.targetName(), "Vert.x " + VERSION + ": " + model.description(), null))
+                .toJson();
     }
 
     private static QueryParameters query(RoutingContext ctx) {
@@ -206,20 +184,29 @@ final class LabRoutes {
     }
 
     private static void sendBadParameter(RoutingContext ctx, BadParameterException e) {
-        send(ctx, 400, object().put("error", e.getMessage()).put("parameter", e.parameter()).put("allowed", e.allowed()));
+        send(ctx, 400, e.toJson());
     }
 
     private static void send(RoutingContext ctx, int status, ObjectNode json) {
-        if (ctx.response().ended()) {
-            return;
-        }
         byte[] bytes;
         try {
             bytes = JSON.writeValueAsBytes(json);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(Buffer.buffer(bytes));
+        send(ctx, status, Buffer.buffer(bytes));
+    }
+
+    /** JSON that lab-api wrote already. */
+    private static void send(RoutingContext ctx, int status, String json) {
+        send(ctx, status, Buffer.buffer(json));
+    }
+
+    private static void send(RoutingContext ctx, int status, Buffer json) {
+        if (ctx.response().ended()) {
+            return;
+        }
+        ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(json);
     }
 
     private static String firstLine(String message) {

@@ -1,6 +1,6 @@
 package dev.loomlab.baselines.vertx;
 
-import dev.loomlab.baselines.api.SleepRequest;
+import dev.loomlab.api.SleepRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

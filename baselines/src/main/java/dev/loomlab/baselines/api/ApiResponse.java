@@ -1,5 +1,7 @@
 package dev.loomlab.baselines.api;
 
+import dev.loomlab.api.Json;
+
 /** A status and a JSON body, for whichever HTTP server carries it. */
 public record ApiResponse(int status, String json) {
 

@@ -1,10 +1,16 @@
 package dev.loomlab.baselines.api;
 
+import dev.loomlab.api.BadParameterException;
+import dev.loomlab.api.FanoutRequest;
+import dev.loomlab.api.Json;
+import dev.loomlab.api.QueryParameters;
+import dev.loomlab.api.ServerDescription;
+import dev.loomlab.api.ServerInfo;
+import dev.loomlab.api.SleepGauge;
+import dev.loomlab.api.SleepRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,14 +74,10 @@ public final class LabApi {
             return switch (path) {
                 case SLEEP_PATH -> sleep(QueryParameters.parse(rawQuery));
                 case FANOUT_PATH -> fanout(QueryParameters.parse(rawQuery), body);
-                default -> ApiResponse.ok(info());
+                default -> new ApiResponse(200, info());
             };
         } catch (BadParameterException e) {
-            return new ApiResponse(400, Json.object()
-                    .add("error", e.getMessage())
-                    .add("parameter", e.parameter())
-                    .add("allowed", e.allowed())
-                    .toString());
+            return new ApiResponse(400, e.toJson());
         } catch (InterruptedException e) {
             // The server is stopping: say so rather than pretend the sleep happened.
             Thread.currentThread().interrupt();
@@ -126,18 +128,17 @@ public final class LabApi {
     /** The body's text when it is one JSON object within the cap; else a 400 naming "body". */
     static String readBody(InputStream in) throws IOException {
         int max = FanoutRequest.maxBodyBytes();
-        String allowed = FanoutRequest.bodyAllowed();
         byte[] bytes = in == null ? new byte[0] : in.readNBytes(max + 1);
         if (bytes.length > max) {
-            throw new BadParameterException("body", allowed, "body is larger than " + max + " bytes");
+            throw FanoutRequest.bodyTooLarge();
         }
         String text = new String(bytes, StandardCharsets.UTF_8).strip();
         if (text.isEmpty()) {
-            throw new BadParameterException("body", allowed, "body is required: " + allowed);
+            throw FanoutRequest.bodyMissing();
         }
         String problem = JsonSyntax.problemWithObject(text);
         if (problem != null) {
-            throw new BadParameterException("body", allowed, "body is not one JSON object: " + problem);
+            throw FanoutRequest.badBody("body is not one JSON object: " + problem);
         }
         return text;
     }
@@ -160,41 +161,8 @@ public final class LabApi {
                 .add("depth", reached));
     }
 
-    /** The WAR's {@code /api/info} fields that make sense without Payara, plus which server this is. */
-    private Json info() {
-        Runtime runtime = Runtime.getRuntime();
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        Thread current = Thread.currentThread();
-        return Json.object()
-                .add("pid", ProcessHandle.current().pid())
-                .add("java", Json.object()
-                        .add("version", Runtime.version().toString())
-                        .add("vendor", System.getProperty("java.vendor", ""))
-                        .add("vm", System.getProperty("java.vm.name", "")))
-                .add("processors", runtime.availableProcessors())
-                .add("maxHeapBytes", runtime.maxMemory())
-                .add("uptimeMs", ManagementFactory.getRuntimeMXBean().getUptime())
-                .add("threads", Json.object()
-                        .add("live", threads.getThreadCount())
-                        .add("peak", threads.getPeakThreadCount())
-                        .add("daemon", threads.getDaemonThreadCount())
-                        .add("started", threads.getTotalStartedThreadCount()))
-                .add("request", Json.object()
-                        .add("virtual", current.isVirtual())
-                        .add("thread", current.getName()))
-                .add("sleeping", Json.object()
-                        .add("now", gauge.sleeping())
-                        .add("peak", gauge.peak()))
-                .add("limits", Json.object()
-                        .add("sleepMaxMs", QueryParameters.cap(SleepRequest.MAX_MS_PROPERTY, SleepRequest.DEFAULT_MAX_MS))
-                        .add("sleepMaxDepth", QueryParameters.cap(SleepRequest.MAX_DEPTH_PROPERTY, SleepRequest.DEFAULT_MAX_DEPTH))
-                        .add("fanoutMaxTasks", QueryParameters.cap(FanoutRequest.MAX_TASKS_PROPERTY, FanoutRequest.DEFAULT_MAX_TASKS))
-                        .add("fanoutMaxBodyBytes", FanoutRequest.maxBodyBytes()))
-                .add("server", Json.object()
-                        .add("name", server.name())
-                        .add("description", server.description())
-                        .addNullable("maxConcurrent", server.maxConcurrent()))
-                // Same shape as the WAR's answer; the LoomLab Grizzly pools exist only inside Payara.
-                .addEmptyArray("virtualPools");
+    /** The WAR's {@code /api/info} plus which server this is; no virtual pools (they exist only inside Payara). */
+    private String info() {
+        return ServerInfo.create().sleepGauge(gauge).server(server).toJson();
     }
 }

@@ -1,9 +1,9 @@
 package dev.loomlab.baselines.http;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.loomlab.api.ServerDescription;
 import dev.loomlab.baselines.api.FanoutTasks;
 import dev.loomlab.baselines.api.LabApi;
-import dev.loomlab.baselines.api.ServerDescription;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;

@@ -1,7 +1,7 @@
 package dev.loomlab.baselines.http;
 
+import dev.loomlab.api.ServerDescription;
 import dev.loomlab.baselines.api.FanoutTasks;
-import dev.loomlab.baselines.api.ServerDescription;
 import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

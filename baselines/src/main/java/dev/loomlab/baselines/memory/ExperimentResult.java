@@ -1,6 +1,6 @@
 package dev.loomlab.baselines.memory;
 
-import dev.loomlab.baselines.api.Json;
+import dev.loomlab.api.Json;
 
 /**
  * What one run of the experiment measured: how far it got and what the process held then.

@@ -1,29 +1,24 @@
-package dev.loomlab.baselines.api;
+package dev.loomlab.api;
 
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A validated sleep, with the WAR's rules and caps: a fixed {@code ms}, or a uniform draw from
- * {@code [min, max]}, at a call depth of {@code depth} frames.
+ * A validated sleep of {@code GET /api/sleep}: a fixed {@code ms}, or a uniform draw from
+ * {@code [min, max]}, at a call depth of {@code depth} frames; capped by
+ * {@link Limit#SLEEP_MAX_MS} and {@link Limit#SLEEP_MAX_DEPTH}.
  */
 public record SleepRequest(int minMs, int maxMs, int depth) {
 
-    /** Largest sleep, in ms; raise with {@code -Dloomlab.sleep.maxMs=} (same property as the WAR). */
-    public static final String MAX_MS_PROPERTY = "loomlab.sleep.maxMs";
-    /** Deepest recursion; raise with {@code -Dloomlab.sleep.maxDepth=} (mind the thread stack size). */
-    public static final String MAX_DEPTH_PROPERTY = "loomlab.sleep.maxDepth";
-    public static final int DEFAULT_MAX_MS = 60_000;
-    public static final int DEFAULT_MAX_DEPTH = 2_000;
     public static final int DEFAULT_MS = 100;
 
     public static SleepRequest parse(QueryParameters query) {
         return parse(query.get("ms"), query.get("min"), query.get("max"), query.get("depth"));
     }
 
+    /** The raw values of {@code ms}, {@code min}, {@code max} and {@code depth}; null when absent. */
     public static SleepRequest parse(String ms, String min, String max, String depth) {
-        int maxMs = QueryParameters.cap(MAX_MS_PROPERTY, DEFAULT_MAX_MS);
-        int maxDepth = QueryParameters.cap(MAX_DEPTH_PROPERTY, DEFAULT_MAX_DEPTH);
-        int frames = QueryParameters.intInRange("depth", depth, 0, maxDepth, 0);
+        int maxMs = Limit.SLEEP_MAX_MS.value();
+        int frames = QueryParameters.intInRange("depth", depth, 0, Limit.SLEEP_MAX_DEPTH.value(), 0);
         if (min == null && max == null) {
             int fixed = QueryParameters.intInRange("ms", ms, 0, maxMs, DEFAULT_MS);
             return new SleepRequest(fixed, fixed, frames);
@@ -46,7 +41,7 @@ public record SleepRequest(int minMs, int maxMs, int depth) {
      * Recurses {@code framesLeft} frames before sleeping, so the blocked thread holds a stack as
      * deep as a real application's (a virtual thread must copy it when it unmounts).
      *
-     * @return the depth reached, as the WAR reports it
+     * @return the depth reached, the answer's {@code "depth"}
      */
     public static int descendThenSleep(int framesLeft, int sleepMs) throws InterruptedException {
         if (framesLeft == 0) {

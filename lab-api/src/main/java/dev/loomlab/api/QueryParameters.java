@@ -1,4 +1,4 @@
-package dev.loomlab.baselines.api;
+package dev.loomlab.api;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -6,9 +6,12 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The query string of one request, read the way JAX-RS reads {@code @QueryParam String} in the
- * WAR: percent-decoded, first value wins, {@code ?ms=} gives an empty string (not absent). The
- * integer rules are the WAR's too, so every server answers a bad value with the same 400.
+ * The lab's rules for query parameters, read by hand rather than through a framework's
+ * {@code int} binding, so a bad value gets a 400 that names the parameter and its range (JAX-RS
+ * would answer a bare 404). Two parts: the integer rules every server applies to the raw strings,
+ * and, for servers without a framework, the query string itself, read the way JAX-RS reads
+ * {@code @QueryParam String}: percent-decoded, first value wins, {@code ?ms=} gives an empty string
+ * (not absent).
  */
 public final class QueryParameters {
 
@@ -45,6 +48,16 @@ public final class QueryParameters {
         return raw == null ? fallback : intInRange(name, raw, min, max);
     }
 
+    /** An optional integer in {@code [min, max]}; a value above {@code max} is refused with {@code whyTheCap}. */
+    public static int intInRange(String name, String raw, int min, int max, int fallback, String whyTheCap) {
+        int value = intInRange(name, raw, min, Integer.MAX_VALUE, fallback);
+        if (value > max) {
+            throw new BadParameterException(name, min + ".." + max, name + " must be in " + min + ".." + max + ", was " + value
+                    + " (" + whyTheCap + ")");
+        }
+        return value;
+    }
+
     /** A required integer in {@code [min, max]}. */
     public static int intInRange(String name, String raw, int min, int max) {
         String allowed = min + ".." + max;
@@ -64,7 +77,7 @@ public final class QueryParameters {
         return (int) value;
     }
 
-    /** Refuses a range whose low end lies above its high end, naming the low end's parameter (as the WAR). */
+    /** Refuses a range whose low end lies above its high end, naming the low end's parameter. */
     public static void requireOrdered(String lowName, int low, String highName, int high) {
         if (low > high) {
             throw new BadParameterException(lowName, "0.." + high + " (at most " + highName + ")",
@@ -72,7 +85,7 @@ public final class QueryParameters {
         }
     }
 
-    /** A system-property cap, so operators can widen a limit without a rebuild. */
+    /** A system-property cap, so operators can widen a limit without a rebuild (never negative). */
     public static int cap(String property, int fallback) {
         return Math.max(0, Integer.getInteger(property, fallback));
     }

@@ -1,4 +1,4 @@
-package dev.loomlab.baselines.api;
+package dev.loomlab.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

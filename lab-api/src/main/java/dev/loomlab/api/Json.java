@@ -1,8 +1,8 @@
-package dev.loomlab.baselines.api;
+package dev.loomlab.api;
 
 /**
- * Writes one JSON object, in insertion order. The servers answer a handful of flat fields, which
- * does not justify a JSON library on a "nothing in between" baseline.
+ * Writes one JSON object, in insertion order. The lab's answers are a handful of fields, which
+ * does not justify a JSON library in this contract or on a "nothing in between" baseline.
  */
 public final class Json {
 

@@ -1,10 +1,11 @@
-package dev.loomlab.baselines.api;
+package dev.loomlab.api;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * How many requests sleep right now, and the most that ever slept at once (as the WAR's gauge):
- * the server's own count of how many requests it really runs concurrently.
+ * How many requests sleep right now, and the most that ever slept at once: the server's own proof
+ * of how many requests it runs concurrently, independent of how fast the client is. One per
+ * server, shared by its sleep endpoint (enter, leave) and its {@code /api/info} ("sleeping").
  */
 public final class SleepGauge {
 
