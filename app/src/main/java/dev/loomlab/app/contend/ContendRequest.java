@@ -1,7 +1,7 @@
 package dev.loomlab.app.contend;
 
-import dev.loomlab.app.api.QueryParameters;
-import dev.loomlab.app.sleep.SleepRequest;
+import dev.loomlab.api.Limit;
+import dev.loomlab.api.QueryParameters;
 
 /**
  * The validated query of {@code GET /api/contend}: how long the request holds the lock once it has
@@ -19,7 +19,7 @@ public record ContendRequest(int holdMs, int maxSpinMs) {
             + "so every spin ends by this cap; -D" + MAX_SPIN_MS_PROPERTY + " changes it";
 
     public static ContendRequest parse(String holdMs, String maxSpinMs) {
-        int maxSleep = QueryParameters.cap(SleepRequest.MAX_MS_PROPERTY, 60_000);
+        int maxSleep = Limit.SLEEP_MAX_MS.value();
         int hold = QueryParameters.intInRange("holdMs", holdMs, 0, maxSleep, DEFAULT_HOLD_MS);
         int spinCap = QueryParameters.cap(MAX_SPIN_MS_PROPERTY, DEFAULT_MAX_SPIN_CAP_MS);
         int spin = QueryParameters.intInRange("maxSpinMs", maxSpinMs, 1, spinCap,

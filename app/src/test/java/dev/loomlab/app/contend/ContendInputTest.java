@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.loomlab.app.api.BadParameterException;
+import dev.loomlab.api.BadParameterException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
