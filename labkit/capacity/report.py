@@ -188,19 +188,20 @@ def _steps_table(run):
                      number(latency.get("p99"), 1), number(latency.get("max"), 1),
                      number((load.get("errors") or {}).get("total")), number(server.get("cpu_cores"), 2),
                      number((p.get("derived") or {}).get("cpu_ms_per_request"), 3), number(server.get("rss_peak_mb")),
-                     _gc_pauses(p.get("jfr")), "yes" if p["capacity"]["passed"] else "no", ", ".join(p.get("flags", [])),
+                     gc_pauses_text(p.get("jfr")), "yes" if p["capacity"]["passed"] else "no", ", ".join(p.get("flags", [])),
                      f"[hgrm]({p['files']['hgrm']})" if p.get("files", {}).get("hgrm") else p.get("failure") or ""])
     return _table(["#", "target", "sleep", "phase", "step", "offered req/s", "2xx req/s", "p50 ms", "p99 ms",
-                   "max ms", "errors", "server cores", "CPU ms/req", "RSS MB", "GC pauses (longest ms); VM operations", "goal met", "flags",
+                   "max ms", "errors", "server cores", "CPU ms/req", "RSS MB", "GC pauses; longest VM operation", "goal met", "flags",
                    "histogram"], rows)
 
 
-def _gc_pauses(jfr):
+def gc_pauses_text(jfr):
+    """'3 (longest 52.1 ms); VM operation G1CollectForAllocation 52.1 ms' from a window's JFR figures."""
     if not jfr or not jfr.get("available"):
         return "–"
-    text = f"{jfr['gc_count']} ({number(jfr['gc_pause_max_ms'], 1)})"
+    text = f"{jfr['gc_count']} (longest {number(jfr['gc_pause_max_ms'], 1)} ms)"
     if jfr.get("vm_operation_max"):
-        text += f"; longest VM operation {jfr['vm_operation_max']} {number(jfr['vm_operation_max_ms'], 1)}"
+        text += f"; VM operation {jfr['vm_operation_max']} {number(jfr['vm_operation_max_ms'], 1)} ms"
     return text
 
 

@@ -422,12 +422,8 @@ def time_wait_sockets(port, tables=("/proc/net/tcp", "/proc/net/tcp6")):
 
 
 def _gc_text(jfr):
-    if not jfr or not jfr.get("available"):
-        return ""
-    text = f", GC pauses {jfr['gc_count']} (max {jfr['gc_pause_max_ms']:,.0f} ms)"
-    if jfr.get("vm_operation_max"):
-        text += f", longest VM operation {jfr['vm_operation_max']} {jfr['vm_operation_max_ms']:,.0f} ms"
-    return text
+    from .report import gc_pauses_text
+    return f", GC pauses {gc_pauses_text(jfr)}" if jfr and jfr.get("available") else ""
 
 
 def _level(sleep):
