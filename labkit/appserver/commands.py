@@ -6,7 +6,8 @@ GlassFish name them "http-listener-1" (plain) and "http-listener-2" (TLS). This 
 place where pre-boot lines are translated for a full server.
 """
 import re
-import shlex
+
+from ..errors import UsageError
 
 MICRO_TO_SERVER_NAMES = {"http-listener": "http-listener-1"}
 
@@ -47,9 +48,13 @@ def lab_settings(host, console_host):
 
 
 def jvm_option_argument(option):
-    """One option for create-/delete-jvm-options in a multimode file: ':' separates options, and
-    the escape is doubled in a multimode file."""
-    return shlex.quote(option.replace(":", "\\\\:"))
+    """One option for create-/delete-jvm-options in a multimode file: ':' separates options, so each
+    is escaped as '\\:', inside single quotes (a backslash outside quotes is itself an escape of the
+    multimode tokenizer). Checked by hand on Payara Server 6.2025.10 and GlassFish 8.0.0-M12:
+    '-Xlog\\:gc' is created as -Xlog:gc on both; a doubled escape inside quotes fails on both."""
+    if "'" in option:
+        raise UsageError(f"a JVM option for Payara Server or GlassFish cannot contain a single quote: {option}")
+    return "'" + option.replace(":", "\\:") + "'"
 
 
 def jvm_option_commands(wanted, current, previously_added, removed_defaults=()):

@@ -115,7 +115,8 @@ def register(subparsers):
     p.add_argument("--stall-after", type=positive_seconds, metavar="S",
                    help="the watchdog's probe (GET /api/info on a connection of its own, every second) unanswered "
                         "this long marks the point stalled: its thread dump is saved and summarised, the server "
-                        "stopped, the next session started (default: the larger of 10 s and 3 x the sleep)")
+                        "stopped, the next session started (default: the longest of 10 s, 3 x the sleep and "
+                        "connections / 200 s)")
     options.add_run_options(p, default_name="'bench', 'quick' with --quick")
     p.set_defaults(run=run)
     _parser = p

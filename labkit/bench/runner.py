@@ -537,8 +537,8 @@ class BenchRunner:
             return capture_thread_dump(server.pid, self.java_home, f"{spec.side_file_prefix}.threads.json")
 
         longest_sleep_ms = point.level.sleep.max_ms
-        watchdog = Watchdog(server.base_url, stall_after_s(longest_sleep_ms, getattr(self.config, "stall_after_s", None)),
-                            on_stall=dump)
+        timeout_s = stall_after_s(longest_sleep_ms, getattr(self.config, "stall_after_s", None), point.level.concurrency)
+        watchdog = Watchdog(server.base_url, timeout_s, on_stall=dump)
         start = time.time()
         run = drive(DRIVERS[point.driver], self.executables[point.driver], spec, server.pid, self.out_dir,
                     self.config.sample_interval_s, response_bytes, live, self.config.cpus, watchdog)

@@ -47,7 +47,7 @@ def test_the_console_address_is_applied_to_the_admin_listener_and_jmx():
 def test_jvm_options_replace_what_the_lab_added_before_and_drop_the_heap_cap():
     commands = jvm_option_commands(["-Xmx2g", "-Xlog:gc"], current={"-Xmx512m", "-Xss1m", "-Xmx3g"},
                                    previously_added=["-Xmx3g", "-Dgone=1"], removed_defaults=("-Xmx512m",))
-    assert commands == ["delete-jvm-options -Xmx3g:-Xmx512m", "create-jvm-options -Xmx2g:'-Xlog\\\\:gc'"]
+    assert commands == ["delete-jvm-options '-Xmx3g':'-Xmx512m'", "create-jvm-options '-Xmx2g':'-Xlog\\:gc'"]
 
 
 def test_nothing_to_change_gives_no_jvm_option_command():

@@ -122,8 +122,12 @@ def test_generated_passwords_differ_and_are_long():
     assert first != second and len(first) >= 20
 
 
-def test_jvm_option_colons_are_escaped_for_a_multimode_file():
-    assert ps._jvm_option_argument("-Xlog:gc:file=x") == "'-Xlog\\\\:gc\\\\:file=x'"
+def test_jvm_option_colons_are_escaped_once_inside_quotes_for_a_multimode_file():
+    # The form both servers accept (a doubled escape inside quotes was split at the colon).
+    assert ps._jvm_option_argument("-Xlog:gc:file=x") == "'-Xlog\\:gc\\:file=x'"
+    assert ps._jvm_option_argument("-Xmx2g") == "'-Xmx2g'"
+    with pytest.raises(UsageError):
+        ps._jvm_option_argument("-Dname='x'")
 
 
 # ---- bench targets ------------------------------------------------------------------------------

@@ -106,10 +106,12 @@ def test_a_refused_connection_is_a_failed_probe_not_a_stall():
     assert watchdog.stall is None and watchdog.answered == 0
 
 
-def test_the_stall_timeout_is_ten_seconds_or_three_sleeps_unless_given():
+def test_the_stall_timeout_is_ten_seconds_three_sleeps_or_the_connections_drain_unless_given():
     assert stall_after_s(100) == 10.0
     assert stall_after_s(5000) == 15.0
-    assert stall_after_s(5000, given=2.5) == 2.5
+    assert stall_after_s(100, connections=1000) == 10.0
+    assert stall_after_s(100, connections=12000) == 60.0
+    assert stall_after_s(5000, given=2.5, connections=12000) == 2.5
 
 
 # -- the thread dump -----------------------------------------------------------------------------
