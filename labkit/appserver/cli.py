@@ -2,13 +2,12 @@
 `python3 -m labkit.<kind> prepare` (a stopped domain for an Arquillian profile)."""
 import argparse
 import importlib
-import signal
 import sys
 from pathlib import Path
 
 from ..arguments import single_line
 from ..errors import LabError, UsageError
-from ..process import terminate_as_interrupt
+from ..process import interrupt_on_signals
 from .asadmin import ADMIN_USER
 from .passwords import generate_password, write_secret
 
@@ -105,7 +104,7 @@ def prepare_main(cls, prog, argv=None):
     prepare.add_argument("--properties", help="also write the server home, admin port and password there, "
                                               "as Java properties for Failsafe's systemPropertiesFile")
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, terminate_as_interrupt)
+    interrupt_on_signals()
     name = cls.DISTRIBUTION.DEFAULT_HOME.name
 
     def log(message):

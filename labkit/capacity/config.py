@@ -108,6 +108,8 @@ class CapacityConfig:
     out_dir: Path | None = None
     sample_interval_s: float = 0.5
     scenario: str = "sleep"
+    # No --carriers here: every server runs with the JVM's default (the bench's start_server reads it).
+    carriers: int | None = None
 
     def goal_ms(self, sleep):
         return self.goal.limit_ms(sleep)
