@@ -52,16 +52,6 @@ def sleep_list(text):
     return sleeps
 
 
-def percentage(text):
-    try:
-        value = float(text.strip().rstrip("%"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a percentage (e.g. 5%), was '{text}'") from None
-    if not 0.5 <= value <= 50:
-        raise argparse.ArgumentTypeError(f"percentage must be in 0.5..50, was {value:g}")
-    return value / 100
-
-
 DEFAULTS = {
     "sleeps": (SleepSpec(100, 100),),
     "goal": LatencyGoal("p99", 50.0, True),
