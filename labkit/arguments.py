@@ -60,6 +60,32 @@ def decimal_number(low, high, name=None):
     return parse
 
 
+def positive_number(name=None):
+    """A type for a finite number above 0 (a factor, a rate)."""
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{_prefix(name)}must be a number, was '{text}'") from None
+        if not 0 < value < math.inf:
+            raise argparse.ArgumentTypeError(f"{_prefix(name)}must be above 0, was {value:g}")
+        return value
+    return parse
+
+
+def percentage(low, high, name=None):
+    """A type for a percentage in low..high, written 5 or 5%; the value is the fraction (0.05)."""
+    def parse(text):
+        try:
+            value = float(text.strip().rstrip("%"))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{_prefix(name)}takes a percentage (e.g. 5%), was '{text}'") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{_prefix(name)}must be in {low:g}..{high:g} %, was {value:g}")
+        return value / 100
+    return parse
+
+
 def positive_seconds(text):
     """A duration in (0, 3600] seconds, written 15, 2.5 or 2.5s."""
     try:

@@ -1,14 +1,11 @@
 """The plain-JDK servers, Helidon and Vert.x as bench targets, started beside the Payara modes.
 
 Each serves the WAR's /api/sleep and /api/info contract (baselines/, baselines-helidon/,
-baselines-vertx/; Vert.x also /api/fanout), so the
-bench treats them like any Payara mode: start(port, jvm_options) -> handle with base_url, pid,
-log_path, info(), stop().
+baselines-vertx/; Vert.x also /api/fanout), so the bench treats them like any Payara mode: a
+target's start(port, jvm_options) returns a started BaselineServer, a labkit.server.ServerHandle.
 """
-import json
 import shlex
 import shutil
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +14,7 @@ from .build import mvn
 from .errors import LabError
 from .jdk import find_java_home, java_env
 from .process import ensure_port_free, spawn, stop, tail, wait_until
+from .server import LabServer
 from .targets import Target, register
 
 BASELINES_JAR = ROOT / "baselines" / "target" / "baselines.jar"
@@ -76,7 +74,7 @@ def ensure_baselines_built(rebuild=False, log=print):
         raise LabError("the build did not produce " + ", ".join(str(m) for m in still_missing))
 
 
-class BaselineServer:
+class BaselineServer(LabServer):
     """One baseline server process on host:port, started as a user would with java -jar."""
 
     def __init__(self, baseline, port, host="127.0.0.1", jvm_options=(), java_home=None, startup_timeout=60):
@@ -89,14 +87,6 @@ class BaselineServer:
         self.run_dir = RUNS / f"{baseline.name}-{port}"
         self.log_path = self.run_dir / "server.log"
         self.process = None
-
-    @property
-    def base_url(self):
-        return f"http://{self.host}:{self.port}"
-
-    @property
-    def pid(self):
-        return self.process.pid if self.process else None
 
     def command(self):
         command = [str(self.java_home / "bin" / "java"), *self.jvm_options,
@@ -136,19 +126,9 @@ class BaselineServer:
         except (OSError, ValueError):
             return False
 
-    def info(self):
-        with urllib.request.urlopen(self.base_url + "/api/info", timeout=10) as response:
-            return json.load(response)
-
     def stop(self):
         if self.process is not None:
             stop(self.process)
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
 
 
 def _starter(baseline):

@@ -11,10 +11,14 @@ cookie of that GET; no bench scenario needs one.)
 import base64
 
 from . import ROOT
+from .arguments import port_number
 from .bench.scenarios import Scenario, register as register_scenario
 from .build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, ensure_built
 from .errors import LabError, UsageError
+from .foreground import serve
 from .modes import payara_mode
+from .payara import PayaraMicro
+from .process import ensure_port_free
 from .targets import Target, register_mode_targets
 
 WAR = ROOT / "cargotracker" / "target" / "cargotracker.war"
@@ -32,7 +36,6 @@ BENCH_TARGETS = (TARGET_PREFIX + "platform-10000", TARGET_PREFIX + "virtual")
 
 
 def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, jvm_defaults=True):
-    from .payara import PayaraMicro
     options = list(jvm_options) + [f"-Dcargotracker.admin.password.file={ADMIN_PASSWORD_FILE}"]
     if keep_data:
         options.append(f"-Dcargotracker.data.dir={DATA_DIR}")
@@ -41,10 +44,7 @@ def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, 
 
 def run(args):
     """`./lab run MODE --app cargotracker`: in the foreground until Ctrl-C."""
-    from .arguments import port_number
-    from .foreground import serve
-    from .process import ensure_port_free
-    server = getattr(args, "server", "payara-micro")
+    server = args.server
     if server == "glassfish":
         # Its deployment fails there: GlassFish 8.0.0-M12's MicroProfile Config bundle does not resolve
         # (it needs io.helidon, not in the distribution), and GlassFish ships Derby, not H2 (docs/glassfish).

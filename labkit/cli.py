@@ -1,11 +1,10 @@
 """./lab's entry point: each subcommand lives in its own module and registers itself here."""
 import argparse
 import importlib
-import signal
 import sys
 
 from .errors import LabError
-from .process import terminate_as_interrupt
+from .process import interrupt_on_signals
 
 # One module per subcommand; each defines register(subparsers) that sets a `run(args)` default.
 COMMAND_MODULES = (
@@ -34,10 +33,7 @@ def build_parser():
 def main(argv):
     parser = build_parser()
     args = parser.parse_args(argv)
-    # Ctrl-C and SIGTERM (CI, timeout) both clean up; SIGINT is set explicitly because a shell
-    # starts background jobs with it ignored.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, terminate_as_interrupt)
+    interrupt_on_signals()  # Ctrl-C and SIGTERM both clean up
     try:
         return args.run(args) or 0
     except LabError as e:

@@ -7,18 +7,15 @@ from pathlib import Path
 
 from .bench.threaddump import capture, summary_lines
 from .bench.watchdog import DEFAULT_STALL_AFTER_S, Watchdog
-from .jdk import find_java_home
 
 
 def serve(server, product, stall_after_s=DEFAULT_STALL_AFTER_S):
-    """Returns ./lab run's exit code once the server is gone or stalled (always 1: it should have
-    served until Ctrl-C). The caller's `with server:` stops it."""
-    java_home = getattr(server, "java_home", None) or find_java_home()
-
+    """Returns ./lab run's exit code once the started `server` (a labkit.server.ServerHandle) is gone
+    or stalled (always 1: it should have served until Ctrl-C). The caller's `with server:` stops it."""
     def dump(stall):
         path = Path(server.log_path).parent / f"stall-{datetime.now():%Y%m%d-%H%M%S}.threads.json"
         print(f"no answer to the watchdog's probe for {stall['waited_s']:g} s: thread dump to {path}", flush=True)
-        return capture(server.pid, java_home, path)
+        return capture(server.pid, server.java_home, path)
 
     print(f"Ctrl-C stops the server; so does a stall (no answer to a probe for {stall_after_s:g} s), after a "
           f"thread dump.", flush=True)

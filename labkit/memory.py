@@ -5,8 +5,6 @@ or stacks. Counts are bounded so a sweep cannot starve the machine: platform thr
 kernel's pid_max with every process, and parked virtual threads hold their stacks on a capped heap.
 """
 import json
-import os
-import platform
 import re
 import subprocess
 import time
@@ -16,6 +14,7 @@ from pathlib import Path
 from .baselines import BASELINES_JAR, ensure_baselines_built
 from .errors import LabError, UsageError
 from .jdk import find_java_home, java_env
+from .machine import facts, jdk_release
 from .process import spawn, stop, tail
 
 # Every run gets the same heap ceiling, whatever the machine's RAM: comparable and bounded.
@@ -112,22 +111,14 @@ def run_point(point, java_home, log_dir):
 
 
 def machine():
-    """What the numbers were measured on, and how busy it was."""
-    info = {"cores": os.cpu_count(), "kernel": platform.release(), "python": platform.python_version()}
-    try:
-        meminfo = Path("/proc/meminfo").read_text()
-        info["memTotalKib"] = int(re.search(r"MemTotal:\s+(\d+)", meminfo).group(1))
-        info["loadAverage"] = list(os.getloadavg())
-    except (OSError, AttributeError):
-        pass
+    """What the numbers were measured on, and how busy it was (thread-memory.json's field names)."""
+    now = facts()
+    info = {"cores": now["cpus"], "kernel": now["kernel"], "python": now["python"]}
+    if now["memory_kib"] is not None:
+        info["memTotalKib"] = now["memory_kib"]
+    if now["loadavg"] is not None:
+        info["loadAverage"] = now["loadavg"]
     return info
-
-
-def _runtime_version(java_home):
-    release = Path(java_home) / "release"
-    match = re.search(r'^JAVA_RUNTIME_VERSION="([^"]+)"', release.read_text(errors="replace"), re.MULTILINE) \
-        if release.is_file() else None
-    return match.group(1) if match else None
 
 
 def _say(message):
@@ -148,7 +139,7 @@ def sweep(points, out_dir, java_home=None, log=_say):
         results.append(run_point(point, java_home, log_dir))
     document = {
         "java": str(java_home),
-        "javaVersion": _runtime_version(java_home),
+        "javaVersion": jdk_release(java_home).get("JAVA_RUNTIME_VERSION"),
         "heap": HEAP,
         "machineAtStart": started,
         "machineAtEnd": machine(),

@@ -1,5 +1,4 @@
 """Payara Micro in one thread mode, started as a user would start it."""
-import json
 import shlex
 import shutil
 import urllib.request
@@ -9,6 +8,7 @@ from .build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, WAR
 from .errors import LabError
 from .jdk import find_java_home, java_env
 from .process import ensure_port_free, spawn, stop, tail, wait_until
+from .server import LabServer
 
 RUNS = ROOT / ".lab" / "runs"
 # JVM options every Payara Micro of the lab starts with, whatever its mode (why each: in the file).
@@ -36,7 +36,7 @@ def with_lab_defaults(jvm_options, defaults):
     return kept + list(jvm_options)
 
 
-class PayaraMicro:
+class PayaraMicro(LabServer):
     """One Payara Micro process serving the lab WAR in `mode` on host:port."""
 
     def __init__(self, mode, port=8080, host="127.0.0.1", war=WAR, jvm_options=(), java_home=None,
@@ -51,10 +51,6 @@ class PayaraMicro:
         self.run_dir = RUNS / f"{mode.name}-{port}"
         self.log_path = self.run_dir / "server.log"
         self.process = None
-
-    @property
-    def base_url(self):
-        return f"http://{self.host}:{self.port}"
 
     def command(self):
         """The exact command line, with paths a user can copy."""
@@ -101,20 +97,6 @@ class PayaraMicro:
         except OSError:
             return False
 
-    def info(self):
-        with urllib.request.urlopen(self.base_url + "/api/info", timeout=10) as response:
-            return json.load(response)
-
-    @property
-    def pid(self):
-        return self.process.pid if self.process else None
-
     def stop(self):
         if self.process is not None:
             stop(self.process)
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()

@@ -1,7 +1,9 @@
 """Payara Server (the full distribution, with its admin console) in one thread mode.
 
-All of the work is shared with GlassFish in labkit/appserver/; this module says what is Payara's:
-the distribution (same release as Payara Micro), Payara's data grid, and the bench target names.
+All of the work is shared with GlassFish in labkit/appserver/ (import its pieces from there); this
+module, like labkit/glassfish.py, says only what is Payara's: the distribution (same release as
+Payara Micro), Payara's data grid, and the bench target names. It is also the entry point
+app/pom.xml's payara-server profile runs: `python3 -m labkit.payara_server prepare`.
 
 Layout (all under .lab/, which git ignores):
   .lab/payara-server/payara6/                     the distribution, unpacked by Maven once
@@ -10,19 +12,12 @@ Layout (all under .lab/, which git ignores):
 """
 from . import ROOT
 from .appserver import cli
-# The shared pieces, under the names this module has always had (tests and callers use them).
-from .appserver.asadmin import ADMIN_USER, AdminPasswordRefused, Asadmin, asadmin_env  # noqa: F401
-from .appserver.commands import MICRO_TO_SERVER_NAMES, preboot_commands, server_command  # noqa: F401
-from .appserver.commands import jvm_option_argument as _jvm_option_argument  # noqa: F401
 from .appserver.distribution import Distribution as _Distribution
-from .appserver.domain import PortLayout, ServerDomain  # noqa: F401
-from .appserver.passwords import generate_password, read_password_file  # noqa: F401
-from .appserver.server import AppServer, leftover_servers  # noqa: F401
+from .appserver.server import AppServer
 from .build import pom_property
 
 HOME = ROOT / ".lab" / "payara-server"
 TARGET_PREFIX = "server-"
-CONSOLE_PATH = cli.CONSOLE_PATH
 
 
 def payara_version():

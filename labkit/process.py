@@ -82,6 +82,38 @@ def wait_until(predicate, timeout, process=None, interval=0.25):
     return False
 
 
-def terminate_as_interrupt(signum, frame):
-    """A SIGTERM handler: SIGTERM (CI, timeout) cleans up like Ctrl-C, through KeyboardInterrupt."""
+def terminate(pid, grace_seconds=30):
+    """SIGTERM to a process that is not our child (a full server's JVM, started by its launcher),
+    SIGKILL after the grace period; returns once the process is gone and its sockets are closed."""
+    for sig, wait in ((signal.SIGTERM, grace_seconds), (signal.SIGKILL, 10)):
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            return
+        if wait_until(lambda: gone(pid), wait):
+            return
+
+
+def gone(pid):
+    """True once every thread of pid has exited: no /proc entry, or a zombie waiting to be reaped.
+    A JVM's main thread can be a zombie while its other threads still exit and hold its sockets."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+        if stat[stat.rindex(")") + 2] not in "ZX":
+            return False
+        return len(os.listdir(f"/proc/{pid}/task")) <= 1
+    except (OSError, ValueError):
+        return True
+
+
+def interrupt_on_signals():
+    """Ctrl-C and SIGTERM (CI, a timeout) both end the lab through KeyboardInterrupt, so every
+    `finally` stops what it started. SIGINT is set explicitly because a shell starts background
+    jobs with it ignored."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
+def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt

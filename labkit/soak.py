@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from .bench.drivers import DRIVERS, DriverOutputError, LoadSpec
 from .bench.results import write_json
+from .bench.runner import keep_log
 from .bench.sampler import WindowSampler, process_running, write_samples_csv
 from .errors import LabError, UsageError
 from .process import spawn, stop
@@ -152,7 +153,7 @@ def soak_target(target, config, executable, out_dir, log=print):
         record["resources"] = resource_checks(idle_samples, samples, load_began, load_ended)
         record["alive"] = process_running(server.pid)
         record["fresh_request"] = fresh_request(server.base_url, "/api/sleep?ms=0") if record["alive"] else None
-        record["log"] = _keep_log(server, out_dir, mode)
+        record["log"] = keep_log(server, out_dir, mode)
         record["oom"] = _log_mentions(out_dir / record["log"], OOM_MARKER) if record["log"] else None
     finally:
         server.stop()
@@ -254,16 +255,6 @@ def fresh_request(base_url, path):
         return {"status": None, "seconds": round(time.monotonic() - began, 3), "error": str(e)}
     finally:
         connection.close()
-
-
-def _keep_log(server, out_dir, mode):
-    source = Path(getattr(server, "log_path", "") or "")
-    if not source.is_file():
-        return None
-    target = out_dir / "servers" / f"{mode}.log"
-    target.parent.mkdir(exist_ok=True)
-    target.write_bytes(source.read_bytes())
-    return str(target.relative_to(out_dir))
 
 
 def _log_mentions(path, text):

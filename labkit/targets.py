@@ -1,33 +1,13 @@
 """Everything ./lab can start and load: the Payara modes, and other servers registered beside them.
 
-A target is started with start(port) and returns a running ServerHandle. The bench harness
-treats every target alike; max_concurrent feeds the Little's-law ceiling (None = unbounded).
+A target is started with start(port) and returns a running labkit.server.ServerHandle. The bench
+harness treats every target alike; max_concurrent feeds the Little's-law ceiling (None = unbounded).
 """
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Callable
 
 from .errors import UsageError
-
-
-class ServerHandle(Protocol):
-    """A started server, whatever it is (PayaraMicro, AppServer for Payara Server and GlassFish,
-    BaselineServer): the one interface `./lab run` and `./lab bench` use."""
-    base_url: str
-    log_path: object  # the server's log file
-
-    @property
-    def pid(self) -> int | None: ...  # the JVM that serves (sampled by the bench)
-
-    def info(self) -> dict: ...  # the JSON of /api/info or an equivalent dict
-
-    def printable_command(self) -> str: ...  # how the server was started, to copy
-
-    def stop(self) -> None: ...  # returns once the server and its ports are gone
-
-    def __enter__(self): ...
-
-    def __exit__(self, *exc): ...
 
 
 @dataclass(frozen=True)

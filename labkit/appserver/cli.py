@@ -2,13 +2,12 @@
 `python3 -m labkit.<kind> prepare` (a stopped domain for an Arquillian profile)."""
 import argparse
 import importlib
-import signal
 import sys
 from pathlib import Path
 
-from ..arguments import single_line
+from ..arguments import single_line, whole_number
 from ..errors import LabError, UsageError
-from ..process import terminate_as_interrupt
+from ..process import interrupt_on_signals
 from .asadmin import ADMIN_USER
 from .passwords import generate_password, write_secret
 
@@ -98,14 +97,14 @@ def prepare_main(cls, prog, argv=None):
     commands = parser.add_subparsers(dest="command", required=True)
     prepare = commands.add_parser("prepare", help="create or update a domain in MODE, and leave it stopped")
     prepare.add_argument("--mode", required=True)
-    prepare.add_argument("--port", type=int, required=True, help="HTTP port (the console is port - 32)")
+    prepare.add_argument("--port", type=whole_number(1, 65535, "--port"), required=True, help="HTTP port (the console is port - 32)")
     prepare.add_argument("--domain", required=True, help=f"domain name (in {cls.DISTRIBUTION.DEFAULT_HOME.name}/)")
     prepare.add_argument("--admin-password-file", required=True,
                          help="the admin password; written with a generated one when the file does not exist")
     prepare.add_argument("--properties", help="also write the server home, admin port and password there, "
                                               "as Java properties for Failsafe's systemPropertiesFile")
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, terminate_as_interrupt)
+    interrupt_on_signals()
     name = cls.DISTRIBUTION.DEFAULT_HOME.name
 
     def log(message):

@@ -16,10 +16,8 @@ Subclasses say what differs: the product name, its Distribution, and product_set
 import base64
 import hashlib
 import json
-import os
 import shlex
 import shutil
-import signal
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -28,7 +26,8 @@ from .. import ROOT
 from ..build import VIRTUAL_POOL_JAR, WAR
 from ..errors import LabError
 from ..jdk import find_java_home
-from ..process import ensure_port_free, spawn, stop, tail, wait_until
+from ..process import ensure_port_free, spawn, stop, tail, terminate, wait_until
+from ..server import LabServer
 from .asadmin import ADMIN_USER, AdminPasswordRefused, Asadmin, asadmin_env
 from .commands import jvm_option_commands, lab_settings, preboot_commands
 from .domain import PortLayout, ServerDomain
@@ -37,9 +36,9 @@ from .passwords import generate_password, read_password_file, write_secret
 RUNS = ROOT / ".lab" / "runs"
 
 
-class AppServer:
-    """One domain of a full server serving a WAR in `mode` on host:port; the same handle as
-    PayaraMicro (base_url, pid, log_path, info(), stop(), a context manager)."""
+class AppServer(LabServer):
+    """One domain of a full server serving a WAR in `mode` on host:port; a ServerHandle like
+    PayaraMicro (labkit/server.py)."""
 
     PRODUCT = None         # "Payara Server", "GlassFish"
     DISTRIBUTION = None    # a Distribution subclass
@@ -79,10 +78,6 @@ class AppServer:
     # -- public handle ---------------------------------------------------------------------------
 
     @property
-    def base_url(self):
-        return f"http://{self.host}:{self.port}"
-
-    @property
     def console_url(self):
         return f"http://{self.console_host}:{self.ports.admin}/"
 
@@ -94,18 +89,8 @@ class AppServer:
             self._server_pid = current
         return current
 
-    def info(self):
-        with urllib.request.urlopen(self.base_url + "/api/info", timeout=10) as response:
-            return json.load(response)
-
     def printable_command(self):
         return " ".join(shlex.quote(p) for p in self._launch_command())
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -360,30 +345,6 @@ def _parent_pid(proc, pid):
 
 def _is_launcher(proc, pid):
     return pid is not None and "start-domain" in _cmdline(proc, pid)
-
-
-def terminate(pid, grace_seconds=30):
-    """SIGTERM to a server JVM (the launcher's child, not ours), SIGKILL after the grace period;
-    returns once the process is gone and its sockets are closed."""
-    for sig, wait in ((signal.SIGTERM, grace_seconds), (signal.SIGKILL, 10)):
-        try:
-            os.kill(pid, sig)
-        except ProcessLookupError:
-            return
-        if wait_until(lambda: gone(pid), wait):
-            return
-
-
-def gone(pid):
-    """True once every thread of pid has exited: no /proc entry, or a zombie waiting to be reaped.
-    A JVM's main thread can be a zombie while its other threads still exit and hold its sockets."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        if stat[stat.rindex(")") + 2] not in "ZX":
-            return False
-        return len(os.listdir(f"/proc/{pid}/task")) <= 1
-    except (OSError, ValueError):
-        return True
 
 
 def sha256(path):

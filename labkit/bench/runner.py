@@ -118,7 +118,7 @@ def probe(server, path, mode, method="GET", body_file=None, headers=()):
 
 def keep_log(server, out_dir, label):
     """Copies the server's console log to servers/<label>.log; its path inside out_dir, or None."""
-    source = Path(getattr(server, "log_path", "") or "")
+    source = Path(server.log_path)
     if not source.is_file():
         return None
     target = Path(out_dir) / "servers" / f"{label}.log"
@@ -130,7 +130,7 @@ def keep_log(server, out_dir, label):
 def start_server(target, config, heap=None):
     """Starts the target on config.port, on the server's CPUs when --cpus pins it; `heap` (a --heap
     size) adds its -Xms/-Xmx, --carriers its virtual-thread scheduler's parallelism."""
-    options = list(config.jvm_options) + heap_options(heap) + carrier_options(getattr(config, "carriers", None))
+    options = list(config.jvm_options) + heap_options(heap) + carrier_options(config.carriers)
     with (config.cpus.server_affinity() if config.cpus else nullcontext()):
         return target.start(config.port, options, jvm_defaults=config.jvm_defaults)
 
@@ -307,8 +307,8 @@ class BenchRunner:
         server = start_server(target, self.config, session.heap)
         self.started_sessions += 1
         record = {"index": session.index, "mode": session.mode, "target": session.target, "heap": session.heap,
-                  "repeat": session.repeat, "pid": server.pid, "carriers": getattr(self.config, "carriers", None),
-                  "command": server.printable_command() if hasattr(server, "printable_command") else None,
+                  "repeat": session.repeat, "pid": server.pid, "carriers": self.config.carriers,
+                  "command": server.printable_command(),
                   "cpus_allowed": allowed_cpus(server.pid)}
         try:
             record["start_s"] = round(time.monotonic() - began, 1)
@@ -537,7 +537,7 @@ class BenchRunner:
             return capture_thread_dump(server.pid, self.java_home, f"{spec.side_file_prefix}.threads.json")
 
         longest_sleep_ms = point.level.sleep.max_ms
-        timeout_s = stall_after_s(longest_sleep_ms, getattr(self.config, "stall_after_s", None), point.level.concurrency)
+        timeout_s = stall_after_s(longest_sleep_ms, self.config.stall_after_s, point.level.concurrency)
         watchdog = Watchdog(server.base_url, timeout_s, on_stall=dump)
         start = time.time()
         run = drive(DRIVERS[point.driver], self.executables[point.driver], spec, server.pid, self.out_dir,

@@ -1,23 +1,25 @@
 """Scenarios: what a bench point requests, and how long one request takes when nothing queues.
 
-A point of a run is (target, scenario URL path, concurrency, repeat). The core loop only needs a
-scenario's `path(config)` and `service_time_s(config)`; everything else (drivers, sampling,
-report) is the same for every scenario.
+A point of a run is (repeat, target, heap, driver, load level); the scenario gives its request
+(path, method, body, headers) and the service time its Little's-law ceiling is computed from.
+Everything else (drivers, sampling, report) is the same for every scenario.
 
 Extension point: to bench another page, register a Scenario here (or in a module listed in
-EXTRA_SCENARIO_MODULES that calls `register(...)` when imported) with
+EXTRA_SCENARIO_MODULES that calls `register(...)` when imported, as labkit/cargotracker.py does) with
 - `name`: the value of `./lab bench --scenario NAME`;
+- `description`: what it requests and why, in a sentence;
 - `path`: a function of the BenchConfig and the LoadLevel (concurrency, sleep) returning the
-  request path, e.g. `lambda config, level: "/cargo-tracker/public/track?trackingId=ABC123"`;
+  request path, e.g. `lambda config, level: "/track.xhtml?trackingId=LOOM0004"`;
 - `service_time_s`: function of the same two giving the time one request needs alone
   (seconds), used for the Little's-law ceiling; return None when unknown (the report then shows
   no ceiling and no efficiency);
-- `targets`: the default targets that serve this scenario (e.g. the CargoTracker app's targets,
-  registered in labkit/targets.py), used when --modes is not given; None = the Payara modes;
+- `targets`: the default targets that serve this scenario, used when --modes is not given (e.g.
+  CargoTracker's, which labkit/cargotracker.py registers in labkit/targets.py's catalogue);
+  None = the Payara modes;
 - `uses_sleep`: whether --sleep/--depth mean anything for it (they are shown in the report);
 - `default_sleep`: the sleep when --sleep is not given (None: the bench's default);
 - `body_file`: a file every request sends as its body (the requests are then POSTs of it, sent
-  natively by each load tool: bombardier --body-file, ab -p, wrk's wrk.body);
+  natively by each load tool: bombardier --body-file, ab -p, wrk's wrk.body, vegeta's target body);
 - `pool_seconds`: for a request that fans out to a shared pool of threads, the thread-seconds it
   keeps that pool busy; on a target whose pool is bounded (a platform pool of max_concurrent
   threads) the ceiling is then also pool size ÷ pool_seconds (results.little_ceiling).

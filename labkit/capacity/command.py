@@ -3,7 +3,7 @@ import argparse
 import sys
 
 from .. import ROOT
-from ..arguments import positive_seconds, whole_number
+from ..arguments import percentage, positive_seconds, whole_number
 from ..bench import config as bench_options
 from ..bench.command import _raise_open_files_limit, lab_command_line, recording_end, results_folder
 from ..bench.drivers import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
@@ -60,7 +60,7 @@ def register(subparsers):
                    help="first rate of the ramp (default 250)")
     p.add_argument("--max-rate", type=whole_number(1, options.MAX_RATE, "--max-rate"), metavar="REQ_PER_S",
                    help="highest rate tried (default 50000)")
-    p.add_argument("--resolution", type=options.percentage, metavar="PCT",
+    p.add_argument("--resolution", type=percentage(0.5, 50, "--resolution"), metavar="PCT",
                    help="bisection stops when the gap between met and missed is at most this (default 5%%)")
     p.add_argument("--warmup-concurrency", type=whole_number(1, bench_options.MAX_CONCURRENCY,
                                                                          "--warmup-concurrency"), metavar="N",

@@ -52,16 +52,6 @@ def sleep_list(text):
     return sleeps
 
 
-def percentage(text):
-    try:
-        value = float(text.strip().rstrip("%"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a percentage (e.g. 5%), was '{text}'") from None
-    if not 0.5 <= value <= 50:
-        raise argparse.ArgumentTypeError(f"percentage must be in 0.5..50, was {value:g}")
-    return value / 100
-
-
 DEFAULTS = {
     "sleeps": (SleepSpec(100, 100),),
     "goal": LatencyGoal("p99", 50.0, True),
@@ -108,6 +98,8 @@ class CapacityConfig:
     out_dir: Path | None = None
     sample_interval_s: float = 0.5
     scenario: str = "sleep"
+    # No --carriers here: every server runs with the JVM's default (the bench's start_server reads it).
+    carriers: int | None = None
 
     def goal_ms(self, sleep):
         return self.goal.limit_ms(sleep)

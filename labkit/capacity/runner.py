@@ -120,7 +120,7 @@ class CapacityRunner:
         server = start_server(target, self.config)
         session = {"index": self.session_index, "mode": mode, "phase": phase, "repeat": repeat or None,
                    "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "pid": server.pid,
-                   "command": server.printable_command() if hasattr(server, "printable_command") else None,
+                   "command": server.printable_command(),
                    "cpus_allowed": allowed_cpus(server.pid)}
         try:
             session["start_s"] = round(time.monotonic() - began, 1)
@@ -216,7 +216,7 @@ class CapacityRunner:
             return record
         self.log(f"    the load tool could not keep {rate:,} req/s (vegeta at "
                  f"{record['resources']['driver']['cpu_cores']:.2f} cores): once more after its sockets drain")
-        self._wait_for_time_wait(getattr(server, "port", self.config.port), limit=TIME_WAIT_DRAINED)
+        self._wait_for_time_wait(server.port, limit=TIME_WAIT_DRAINED)
         again = self._measure_window(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat,
                                      left, again_of=record["id"])
         return again
@@ -235,7 +235,7 @@ class CapacityRunner:
             record["server_exited"] = True
             return record
         began = time.monotonic()
-        sockets = self._wait_for_time_wait(getattr(server, "port", config.port))
+        sockets = self._wait_for_time_wait(server.port)
         now = time.time()
         preroll_s = config.preroll_for(sleep)
         start, end = steady_window(now, preroll_s, config.duration_s)

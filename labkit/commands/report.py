@@ -4,10 +4,10 @@
 Both read only what a results folder commits (results.json with the per-window histograms), so
 they work on docs/results/ as well as on a fresh results/ folder.
 """
-import argparse
 import json
 from pathlib import Path
 
+from ..arguments import percentage
 from ..bench.histograms import latency_ms, merged
 from ..errors import LabError
 
@@ -29,20 +29,10 @@ def register(subparsers):
                                           "more than the threshold.")
     c.add_argument("dir_a", metavar="DIR_A", help="the reference results folder")
     c.add_argument("dir_b", metavar="DIR_B", help="the results folder compared with it")
-    c.add_argument("--threshold", type=_threshold, default=0.05, metavar="PCT",
+    c.add_argument("--threshold", type=percentage(0, 100, "--threshold"), default=0.05, metavar="PCT",
                    help="a change worse than this is a regression (default 5%%)")
     c.set_defaults(run=run_compare)
     _parsers["compare"] = c
-
-
-def _threshold(text):
-    try:
-        value = float(text.strip().rstrip("%"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--threshold takes a percentage (e.g. 5%), was '{text}'") from None
-    if not 0 <= value < 100:
-        raise argparse.ArgumentTypeError(f"--threshold must be in 0..100 %, was {value:g}")
-    return value / 100
 
 
 def load_run(parser, folder):

@@ -10,7 +10,7 @@ from ..modes import find_mode
 from ..process import ensure_port_free
 from ..soak import DRIVER, SoakConfig, parse_capacity, run_soak
 from ..targets import all_targets, choices
-from ..arguments import port_number, single_line, whole_number
+from ..arguments import port_number, positive_number, positive_seconds, single_line, whole_number
 
 _parser = None
 
@@ -26,14 +26,14 @@ def register(subparsers):
     p.add_argument("--capacity", required=True, metavar="RPS|MODE=RPS,...|results.json",
                    help="what each target sustained: one rate for all, one per mode, or a results.json "
                         "of ./lab bench (highest 2xx rate) or ./lab capacity (capacity found)")
-    p.add_argument("--factor", type=float, default=2.0, help="load = factor x capacity (default 2)")
+    p.add_argument("--factor", type=positive_number("--factor"), default=2.0, help="load = factor x capacity (default 2)")
     p.add_argument("--load", type=whole_number(1, 3600, "--load", unit="whole seconds"), default="60", metavar="S", help="overload seconds (60)")
     p.add_argument("--idle", type=whole_number(1, 3600, "--idle", unit="whole seconds"), default="60", metavar="S", help="idle seconds after (60)")
     p.add_argument("--warmup", type=whole_number(0, 600, "--warmup", unit="whole seconds"), default="20", metavar="S",
                    help="warm-up at a quarter of the rate before the idle values are taken (20)")
-    p.add_argument("--sleep", type=whole_number(0, 60000, "--sleep", unit="whole seconds"), default="100", metavar="MS",
+    p.add_argument("--sleep", type=whole_number(0, 60000, "--sleep", unit="whole milliseconds"), default="100", metavar="MS",
                    help="the request: /api/sleep?ms=MS (100)")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="request timeout of the load tool (10)")
+    p.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S", help="request timeout of the load tool (10)")
     p.add_argument("--port", default="8080", help="server port on 127.0.0.1 (8080)")
     p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT", type=single_line,
                    help="extra server JVM option, repeatable")
@@ -49,10 +49,6 @@ def _config(args):
     if not modes or unknown:
         raise UsageError(f"--modes: unknown target(s) {', '.join(unknown) or '(none given)'}; choose from: "
                          + choices(known))
-    if not args.factor > 0:
-        raise UsageError(f"--factor must be above 0, was {args.factor:g}")
-    if not args.timeout > 0:
-        raise UsageError(f"--timeout must be above 0, was {args.timeout:g}")
     return SoakConfig(modes=modes, capacity=parse_capacity(args.capacity, modes, args.sleep), factor=args.factor,
                       load_s=args.load, idle_s=args.idle, warmup_s=args.warmup, sleep_ms=args.sleep,
                       timeout_s=args.timeout, port=port_number(args.port),

@@ -1,13 +1,12 @@
 """What every micro experiment shares: the benchmarks jar, result folders, the machine description."""
 import os
-import platform
-import resource
 import time
 from pathlib import Path
 
 from .. import ROOT
 from ..build import mvn
 from ..errors import LabError
+from ..machine import facts, jdk_release
 
 BENCHMARKS_JAR = ROOT / "micro" / "target" / "benchmarks.jar"
 RESULTS_ROOT = ROOT / "results"
@@ -38,15 +37,16 @@ def new_run_dir(kind, out=None):
 
 def describe_machine(java_home):
     """The facts a reader needs to judge the numbers: hardware, OS, JDK, limits, and how busy the machine was."""
+    machine = facts()
     return {
-        "cpu": _first_value("/proc/cpuinfo", "model name") or platform.processor() or "unknown",
-        "cpus": os.cpu_count(),
-        "memory_gib": _memory_gib(),
-        "os": _os_name(),
-        "kernel": platform.release(),
-        "jdk": _jdk_version(java_home),
-        "ulimit_nofile": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
-        "loadavg_start": os.getloadavg(),
+        "cpu": machine["cpu_model"],
+        "cpus": machine["cpus"],
+        "memory_gib": machine["memory_gib"],
+        "os": machine["os"],
+        "kernel": machine["kernel"],
+        "jdk": jdk_release(java_home).get("JAVA_RUNTIME_VERSION") or str(java_home),
+        "ulimit_nofile": machine["ulimit_nofile"][0],
+        "loadavg_start": machine["loadavg"],
     }
 
 
@@ -104,39 +104,3 @@ def _machine_busy_seconds():
 def _own_cpu_seconds():
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
-
-
-def _first_value(path, key):
-    try:
-        with open(path) as f:
-            for line in f:
-                if line.startswith(key):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
-
-
-def _memory_gib():
-    total = _first_value("/proc/meminfo", "MemTotal")
-    return round(int(total.split()[0]) / 1024 / 1024, 1) if total else None
-
-
-def _os_name():
-    try:
-        for line in Path("/etc/os-release").read_text().splitlines():
-            if line.startswith("PRETTY_NAME="):
-                return line.split("=", 1)[1].strip('"')
-    except OSError:
-        pass
-    return platform.system()
-
-
-def _jdk_version(java_home):
-    try:
-        for line in (Path(java_home) / "release").read_text().splitlines():
-            if line.startswith("JAVA_RUNTIME_VERSION="):
-                return line.split("=", 1)[1].strip('"')
-    except OSError:
-        pass
-    return str(java_home)

@@ -3,7 +3,7 @@ import argparse
 
 import pytest
 
-from labkit.arguments import decimal_number, positive_seconds, whole_number
+from labkit.arguments import decimal_number, percentage, positive_number, positive_seconds, whole_number
 
 
 def refusal(parse, text):
@@ -39,3 +39,19 @@ def test_positive_seconds_takes_a_trailing_s_and_refuses_zero():
     assert positive_seconds("2.5s") == 2.5
     assert refusal(positive_seconds, "0") == "seconds must be in (0, 3600], was '0'"
     assert refusal(positive_seconds, "soon") == "expected seconds (e.g. 15 or 2.5), was 'soon'"
+
+
+def test_positive_number_refuses_zero_and_infinity():
+    parse = positive_number("--factor")
+    assert parse("0.5") == 0.5 and parse("2") == 2.0
+    assert refusal(parse, "0") == "--factor must be above 0, was 0"
+    assert refusal(parse, "inf") == "--factor must be above 0, was inf"
+    assert refusal(parse, "twice") == "--factor must be a number, was 'twice'"
+
+
+def test_percentage_is_a_fraction_and_names_the_option():
+    parse = percentage(0.5, 50, "--resolution")
+    assert parse("5%") == pytest.approx(0.05) and parse(" 50 ") == pytest.approx(0.5)
+    assert refusal(parse, "0.1%") == "--resolution must be in 0.5..50 %, was 0.1"
+    assert refusal(parse, "nan").startswith("--resolution must be in 0.5..50 %")
+    assert refusal(parse, "five") == "--resolution takes a percentage (e.g. 5%), was 'five'"

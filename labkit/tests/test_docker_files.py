@@ -17,10 +17,11 @@ import pytest
 import yaml
 
 from labkit import ROOT
+from labkit.appserver.commands import preboot_commands
 from labkit.build import pom_property
 from labkit.glassfish import GlassFish, GlassFishDistribution
 from labkit.modes import PAYARA_MODES, payara_mode
-from labkit.payara_server import PayaraServer, preboot_commands
+from labkit.payara_server import PayaraServer
 
 DOCKER = ROOT / "docker"
 COMPOSE = yaml.safe_load((DOCKER / "compose.yaml").read_text())

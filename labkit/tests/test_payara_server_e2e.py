@@ -11,11 +11,13 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from labkit.appserver.asadmin import AdminPasswordRefused
+from labkit.appserver.server import leftover_servers
 from labkit.build import ensure_built
 from labkit.errors import LabError
 from labkit.modes import payara_mode
-from labkit.payara_server import AdminPasswordRefused, PayaraServer
-from labkit.process import ensure_port_free
+from labkit.payara_server import PayaraServer
+from labkit.process import ensure_port_free, terminate
 
 pytestmark = [
     pytest.mark.server,
@@ -118,7 +120,7 @@ def test_a_domain_left_running_by_a_killed_lab_is_stopped_by_the_next_run():
         lab.send_signal(signal.SIGKILL)
         lab.wait()
         deadline = time.monotonic() + 30
-        while not (left := ps.leftover_servers(distribution.domains_dir, port)) and time.monotonic() < deadline:
+        while not (left := leftover_servers(distribution.domains_dir, port)) and time.monotonic() < deadline:
             time.sleep(0.5)  # the launcher is gone once the kernel has delivered its parent-death signal
         assert [domain for _, domain in left] == [f"loomlab-{port}-platform-4000"], "the domain JVM outlived the lab"
 
@@ -128,12 +130,12 @@ def test_a_domain_left_running_by_a_killed_lab_is_stopped_by_the_next_run():
         with server:
             assert server.info()["request"]["virtual"] is True
         assert any(f"pid {left[0][0]}" in m and "killed" in m for m in messages), messages
-        assert ps.leftover_servers(distribution.domains_dir, port) == []
+        assert leftover_servers(distribution.domains_dir, port) == []
     finally:
         if lab.poll() is None:
             lab.kill()
-        for pid, _ in ps.leftover_servers(distribution.domains_dir, port):
-            ps._terminate(pid)
+        for pid, _ in leftover_servers(distribution.domains_dir, port):
+            terminate(pid)
         for server in servers:
             server.stop()
         for mode in ("platform-4000", "virtual"):

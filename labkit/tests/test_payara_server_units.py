@@ -10,10 +10,14 @@ import pytest
 
 from labkit import ROOT
 from labkit import payara_server as ps
-from labkit.appserver.server import gone
+from labkit.appserver.commands import jvm_option_argument, preboot_commands, server_command
+from labkit.appserver.domain import PortLayout
+from labkit.appserver.passwords import generate_password, read_password_file
+from labkit.appserver.server import leftover_servers
 from labkit.errors import LabError, UsageError
 from labkit import modes
 from labkit.modes import PAYARA_MODES, payara_mode
+from labkit.process import gone
 from labkit.targets import all_targets
 
 MODES = sorted(PAYARA_MODES)
@@ -23,7 +27,7 @@ MODES = sorted(PAYARA_MODES)
 
 def test_micro_listener_name_becomes_server_listener_name():
     micro = "set configs.config.server-config.network-config.protocols.protocol.http-listener.http.max-connections=-1"
-    assert ps.server_command(micro) == micro.replace("protocol.http-listener.http", "protocol.http-listener-1.http")
+    assert server_command(micro) == micro.replace("protocol.http-listener.http", "protocol.http-listener-1.http")
 
 
 @pytest.mark.parametrize("line", [
@@ -33,14 +37,14 @@ def test_micro_listener_name_becomes_server_listener_name():
     "set configs.config.server-config.network-config.network-listeners.network-listener.admin-listener.address=x",
 ])
 def test_names_that_are_not_the_micro_listener_stay(line):
-    assert ps.server_command(line) == line
+    assert server_command(line) == line
 
 
 @pytest.mark.parametrize("mode", [*MODES, "platform-8"])
 def test_every_pre_boot_line_is_applied_translated(mode):
     preboot = payara_mode(mode).preboot
     expected = [l.strip() for l in preboot.splitlines() if l.strip() and not l.strip().startswith("#")]
-    commands = ps.preboot_commands(preboot)
+    commands = preboot_commands(preboot)
     assert len(commands) == len(expected)
     assert not any(re.search(r"\.http-listener[.=]", c) for c in commands), "a Micro listener name is left"
 
@@ -67,7 +71,7 @@ def test_translated_pre_boot_file_sets_exactly_what_the_domain_xml_fragments_doc
     """The mode's fragment beside its pre-boot file, plus the shared one: together all it sets, nothing else."""
     rendered = payara_mode(mode)
     applied = {}
-    for command in ps.preboot_commands(rendered.preboot):
+    for command in preboot_commands(rendered.preboot):
         name, value = command.removeprefix("set ").split("=", 1)
         applied[name] = value  # a later line wins, as in asadmin
     documented = {**_fragment_settings(ROOT / "domain-config" / "shared-limits.domain.xml", None),
@@ -78,7 +82,7 @@ def test_translated_pre_boot_file_sets_exactly_what_the_domain_xml_fragments_doc
 # ---- ports --------------------------------------------------------------------------------------
 
 def test_ports_follow_asadmin_portbase_from_the_http_port():
-    ports = ps.PortLayout.for_http_port(18580)
+    ports = PortLayout.for_http_port(18580)
     assert (ports.base, ports.admin, ports.https) == (18500, 18548, 18581)
     bound = ports.bound_at_startup()
     assert bound["HTTP"] == 18580 and bound["admin console"] == 18548
@@ -89,7 +93,7 @@ def test_ports_follow_asadmin_portbase_from_the_http_port():
 @pytest.mark.parametrize("port", [80, 1103, 65530])
 def test_ports_whose_derived_ports_do_not_exist_are_refused(port):
     with pytest.raises(UsageError, match="1104..65529"):
-        ps.PortLayout.for_http_port(port)
+        PortLayout.for_http_port(port)
 
 
 # ---- passwords ----------------------------------------------------------------------------------
@@ -99,8 +103,8 @@ def test_password_file_first_line_or_asadmin_form(tmp_path):
     plain.write_text("s3cret-enough\nignored\n")
     asadmin = tmp_path / "asadmin"
     asadmin.write_text("AS_ADMIN_MASTERPASSWORD=other-one\nAS_ADMIN_PASSWORD=from-asadmin-file\n")
-    assert ps.read_password_file(plain) == "s3cret-enough"
-    assert ps.read_password_file(asadmin) == "from-asadmin-file"
+    assert read_password_file(plain) == "s3cret-enough"
+    assert read_password_file(asadmin) == "from-asadmin-file"
 
 
 @pytest.mark.parametrize("content, message", [("", "at least 8"), ("short\n", "at least 8"),
@@ -109,25 +113,25 @@ def test_weak_or_empty_passwords_are_refused(tmp_path, content, message):
     path = tmp_path / "pw"
     path.write_text(content)
     with pytest.raises(UsageError, match=message):
-        ps.read_password_file(path)
+        read_password_file(path)
 
 
 def test_missing_password_file_is_a_usage_error(tmp_path):
     with pytest.raises(UsageError, match="No such file"):
-        ps.read_password_file(tmp_path / "absent")
+        read_password_file(tmp_path / "absent")
 
 
 def test_generated_passwords_differ_and_are_long():
-    first, second = ps.generate_password(), ps.generate_password()
+    first, second = generate_password(), generate_password()
     assert first != second and len(first) >= 20
 
 
 def test_jvm_option_colons_are_escaped_once_inside_quotes_for_a_multimode_file():
     # The form both servers accept (a doubled escape inside quotes was split at the colon).
-    assert ps._jvm_option_argument("-Xlog:gc:file=x") == "'-Xlog\\:gc\\:file=x'"
-    assert ps._jvm_option_argument("-Xmx2g") == "'-Xmx2g'"
+    assert jvm_option_argument("-Xlog:gc:file=x") == "'-Xlog\:gc\:file=x'"
+    assert jvm_option_argument("-Xmx2g") == "'-Xmx2g'"
     with pytest.raises(UsageError):
-        ps._jvm_option_argument("-Dname='x'")
+        jvm_option_argument("-Dname='x'")
 
 
 # ---- bench targets ------------------------------------------------------------------------------
@@ -205,7 +209,7 @@ def test_only_orphaned_servers_of_the_lab_domains_on_the_port_are_leftovers(tmp_
     _fake_process(proc, 301, 1, "java", f"{root}/loomlab-18580-virtual/sub", "ASMain")       # not a domain root
     _fake_process(proc, 302, 1, "java", f"{root}/loomlab-it-virtual-4000", "ASMain")        # Arquillian's
     (proc / "self").mkdir()
-    assert ps.leftover_servers(domains, 18580, proc=proc) == [(100, "loomlab-18580-virtual")]
+    assert leftover_servers(domains, 18580, proc=proc) == [(100, "loomlab-18580-virtual")]
 
 
 def test_a_server_left_on_the_port_by_a_killed_lab_is_stopped_before_the_port_check(tmp_path):
@@ -220,7 +224,7 @@ def test_a_server_left_on_the_port_by_a_killed_lab_is_stopped_before_the_port_ch
     deadline = time.monotonic() + 10
     while socket.socket().connect_ex(("127.0.0.1", port)) != 0 and time.monotonic() < deadline:
         time.sleep(0.1)
-    [(pid, domain)] = ps.leftover_servers(distribution.domains_dir, port)
+    [(pid, domain)] = leftover_servers(distribution.domains_dir, port)
     messages = []
     server = ps.PayaraServer(PAYARA_MODES["virtual"], port=port, distribution=distribution,
                              java_home=tmp_path, log=messages.append)

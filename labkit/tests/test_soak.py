@@ -123,6 +123,9 @@ def test_a_short_soak_of_a_baseline_survives_and_answers_afterwards(tmp_path):
     (["--modes", "nosuch", "--capacity", "100"], "unknown target(s) nosuch"),
     (["--modes", "virtual,jdk-virtual", "--capacity", "virtual=100"], "no rate for jdk-virtual"),
     (["--modes", "virtual", "--capacity", "100", "--idle", "0"], "--idle must be in 1..3600"),
+    (["--modes", "virtual", "--capacity", "100", "--sleep", "0.5"], "--sleep must be whole milliseconds"),
+    (["--modes", "virtual", "--capacity", "100", "--factor", "0"], "--factor must be above 0, was 0"),
+    (["--modes", "virtual", "--capacity", "100", "--timeout", "0"], "seconds must be in (0, 3600]"),
     (["--modes", "virtual", "--capacity", "100", "--jvm-opt=-Xmx1g\nx"], "must be a single line"),
 ])
 def test_bad_input_gets_the_usage_line_and_exit_2(arguments, message):

@@ -1,0 +1,54 @@
+"""One collector of machine facts (labkit/machine.py), seen by bench, micro and memory under the field
+names their reports and committed results read."""
+import os
+
+import pytest
+
+from labkit import machine, memory
+from labkit.bench import env
+from labkit.micro import common
+
+FIXED = {"cpu_model": "Test CPU 3000", "cpus": 7, "memory_kib": 25_165_824, "memory_gib": 24.0, "os": "Test OS 1",
+         "kernel": "6.1.0-test", "ulimit_nofile": [1024, 4096], "loadavg": [0.5, 0.25, 0.125], "python": "3.99.0"}
+
+
+@pytest.fixture
+def jdk(tmp_path):
+    (tmp_path / "release").write_text('IMPLEMENTOR="Eclipse Adoptium"\nJAVA_VERSION="25.0.1"\n'
+                                      'JAVA_RUNTIME_VERSION="25.0.1+8-LTS"\nMODULES="java.base java.logging"\n')
+    return tmp_path
+
+
+def test_facts_read_this_machine():
+    now = machine.facts()
+    assert now["cpus"] == os.cpu_count()
+    assert now["memory_kib"] > 0 and now["memory_gib"] == round(now["memory_kib"] / 1024 / 1024, 1)
+    assert now["kernel"] == os.uname().release
+    soft, hard = now["ulimit_nofile"]
+    assert soft > 0 and hard != 0
+    assert len(now["loadavg"]) == 3 and now["cpu_model"]
+
+
+def test_jdk_release_reads_the_release_file_and_is_empty_without_one(jdk, tmp_path):
+    release = machine.jdk_release(jdk)
+    assert release["JAVA_RUNTIME_VERSION"] == "25.0.1+8-LTS" and release["IMPLEMENTOR"] == "Eclipse Adoptium"
+    assert release["MODULES"] == "java.base java.logging"
+    assert machine.jdk_release(tmp_path / "absent") == {}
+
+
+def test_each_report_gets_the_same_facts_under_its_own_names(monkeypatch, jdk):
+    for module in (env, common, memory):
+        monkeypatch.setattr(module, "facts", lambda: dict(FIXED))
+    host = env.collect(jdk, {}, "./lab bench")["host"]
+    assert host == {"cpu_model": "Test CPU 3000", "cpus": 7, "memory_gb": 24.0, "kernel": "6.1.0-test",
+                    "os": "Test OS 1", "ulimit_nofile": [1024, 4096], "loadavg_at_start": [0.5, 0.25, 0.125]}
+    assert env.collect(jdk, {}, "./lab bench")["jdk"]["runtime_version"] == "25.0.1+8-LTS"
+    assert common.describe_machine(jdk) == {"cpu": "Test CPU 3000", "cpus": 7, "memory_gib": 24.0, "os": "Test OS 1",
+                                            "kernel": "6.1.0-test", "jdk": "25.0.1+8-LTS", "ulimit_nofile": 1024,
+                                            "loadavg_start": [0.5, 0.25, 0.125]}
+    assert memory.machine() == {"cores": 7, "kernel": "6.1.0-test", "python": "3.99.0", "memTotalKib": 25_165_824,
+                                "loadAverage": [0.5, 0.25, 0.125]}
+    # What the micro report prints from it.
+    lines = common.machine_lines(common.describe_machine(jdk))
+    assert lines[0] == "- CPU: Test CPU 3000, 7 cores; memory 24.0 GiB"
+    assert lines[2] == "- load average (1/5/15 min) before the run: 0.50 / 0.25 / 0.12"
