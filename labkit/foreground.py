@@ -6,7 +6,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .bench.threaddump import capture, summary_lines
-from .bench.watchdog import DEFAULT_STALL_AFTER_S, Watchdog
+from .bench.watchdog import DEFAULT_STALL_AFTER_S, PROBE_PATH, Watchdog
 from .jdk import find_java_home
 
 
@@ -22,7 +22,9 @@ def serve(server, product, stall_after_s=DEFAULT_STALL_AFTER_S):
 
     print(f"Ctrl-C stops the server; so does a stall (no answer to a probe for {stall_after_s:g} s), after a "
           f"thread dump.", flush=True)
-    with Watchdog(server.base_url, stall_after_s, on_stall=dump) as watchdog:
+    # With your WARs (--war) the probe is the lab's probe WAR beside them (server.info_path).
+    with Watchdog(server.base_url, stall_after_s, on_stall=dump,
+                  path=getattr(server, "info_path", PROBE_PATH)) as watchdog:
         while server.process.poll() is None and not watchdog.stalled.is_set():
             time.sleep(0.5)
     if watchdog.stall:

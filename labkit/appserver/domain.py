@@ -64,6 +64,16 @@ class ServerDomain:
     def exists(self):
         return self.domain_xml.is_file()
 
+    def applications(self):
+        """Names of the applications deployed in the domain (domain.xml's <applications>), in order."""
+        if not self.exists():
+            return []
+        try:
+            root = ET.parse(self.domain_xml).getroot()
+        except ET.ParseError:
+            return []
+        return [app.get("name") for app in root.findall("applications/application") if app.get("name")]
+
     def created_ports(self):
         """The HTTP port domain.xml holds (None if unreadable): a domain is tied to its ports."""
         text = self.domain_xml.read_text(errors="replace") if self.exists() else ""
