@@ -58,6 +58,9 @@ class PayaraServer(AppServer):
             # an application with message-driven beans or JMS resources deploys (DISABLED refuses it:
             # "JMS Broker is Disabled"). Its start-up cost: docs/bring-your-own-app.md.
             "set configs.config.server-config.jms-service.type=EMBEDDED",
+            # Its port (base + 76) on loopback only, as every other port of the lab's domains (the
+            # broker binds every address otherwise).
+            "set configs.config.server-config.jms-service.jms-host.default_JMS_host.host=127.0.0.1",
         ]
 
 

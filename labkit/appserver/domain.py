@@ -36,7 +36,9 @@ class PortLayout:
         """Ports a started domain listens on, named: all must be free before we start it."""
         b = self.base
         return {"HTTP": self.http, "HTTPS": self.https, "admin console": self.admin, "IIOP": b + 37,
-                "IIOP/SSL": b + 38, "IIOP/mutual-auth": b + 39, "JMX": b + 86, "OSGi shell": b + 66}
+                "IIOP/SSL": b + 38, "IIOP/mutual-auth": b + 39, "JMX": b + 86, "OSGi shell": b + 66,
+                # The embedded JMS broker's (Payara Server); GlassFish's REMOTE JMS service binds none.
+                "JMS": b + 76}
 
     @classmethod
     def for_http_port(cls, port, product="the server"):
