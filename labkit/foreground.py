@@ -19,7 +19,9 @@ def serve(server, product, stall_after_s=DEFAULT_STALL_AFTER_S):
 
     print(f"Ctrl-C stops the server; so does a stall (no answer to a probe for {stall_after_s:g} s), after a "
           f"thread dump.", flush=True)
-    with Watchdog(server.base_url, stall_after_s, on_stall=dump) as watchdog:
+    # With your WARs (--war) the probe is the lab's probe WAR beside them (server.info_path).
+    with Watchdog(server.base_url, stall_after_s, on_stall=dump,
+                  path=server.info_path) as watchdog:
         while server.process.poll() is None and not watchdog.stalled.is_set():
             time.sleep(0.5)
     if watchdog.stall:

@@ -43,6 +43,8 @@ class GlassFish(AppServer):
         # As on Payara Micro, no JMS broker. GlassFish's JMS service cannot be DISABLED (only
         # LOCAL, EMBEDDED, REMOTE), and EMBEDDED binds a lazy-start proxy on every address at
         # port base + 7676; REMOTE starts nothing (no remote broker is ever used by the lab's WARs).
+        # EMBEDDED with jms-host 127.0.0.1 (as on Payara Server) booted on 8.0.0-M12 with loopback ports
+        # only, but no MDB was deployed on it yet: docs/bring-your-own-app.md.
         return ["set configs.config.server-config.jms-service.type=REMOTE"]
 
 

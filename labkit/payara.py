@@ -9,6 +9,7 @@ from .errors import LabError
 from .jdk import find_java_home, java_env
 from .process import ensure_port_free, spawn, stop, tail, wait_until
 from .server import LabServer
+from .userapp import PROBE_ROOT, deployment_failure, info_path, micro_failure_message
 
 RUNS = ROOT / ".lab" / "runs"
 # JVM options every Payara Micro of the lab starts with, whatever its mode (why each: in the file).
@@ -40,8 +41,11 @@ class PayaraMicro(LabServer):
     """One Payara Micro process serving the lab WAR in `mode` on host:port."""
 
     def __init__(self, mode, port=8080, host="127.0.0.1", war=WAR, jvm_options=(), java_home=None,
-                 startup_timeout=180, jvm_defaults=True):
+                 startup_timeout=180, jvm_defaults=True, apps=()):
         self.mode = mode
+        # Your own WARs (userapp.UserWar): deployed first, then `war` as the probe at userapp.PROBE_ROOT.
+        self.apps = tuple(apps)
+        self.info_path = info_path(self.apps)
         self.port = port
         self.host = host
         self.war = war
@@ -60,8 +64,16 @@ class PayaraMicro(LabServer):
         command += ["--prebootcommandfile", str(self.run_dir / "pre-boot-commands.asadmin"),
                     "--rootdir", str(self.run_dir / "runtime"),
                     "--port", str(self.port), "--nocluster", "--disablephonehome",
-                    "--deploy", str(self.war)]
+                    *self._deploy_arguments()]
         return command
+
+    def _deploy_arguments(self):
+        if not self.apps:
+            return ["--deploy", str(self.war)]
+        # Micro deploys in this order before it serves: the probe last, so its answer means every WAR
+        # was deployed (or failed).
+        deploys = [f"{app.path}:{app.context_root}" for app in self.apps] + [f"{self.war}:{PROBE_ROOT}"]
+        return [arg for deploy in deploys for arg in ("--deploy", deploy)]
 
     def printable_command(self):
         return " ".join(shlex.quote(part) for part in self.command())
@@ -83,6 +95,8 @@ class PayaraMicro(LabServer):
         except BaseException:
             self.stop()  # Ctrl-C while booting: stop the JVM gracefully, not only by its death signal
             raise
+        if self.apps:
+            self._check_deployments()
         if not ready:
             exited = self.process.poll() is not None
             self.stop()
@@ -90,9 +104,19 @@ class PayaraMicro(LabServer):
             raise LabError(f"Payara Micro ({self.mode.name}) {why}; last lines of {self.log_path}:\n{tail(self.log_path)}")
         return self
 
+    def _check_deployments(self):
+        """Your WARs on Payara Micro: a deployment that failed stops the server with what it needs."""
+        try:
+            failure = deployment_failure(self.log_path.read_text(errors="replace"))
+        except OSError:
+            failure = None
+        if failure:
+            self.stop()
+            raise LabError(micro_failure_message(failure, self.apps, self.log_path))
+
     def is_ready(self):
         try:
-            with urllib.request.urlopen(self.base_url + "/api/info", timeout=2) as response:
+            with urllib.request.urlopen(self.base_url + self.info_path, timeout=2) as response:
                 return response.status == 200
         except OSError:
             return False

@@ -47,10 +47,15 @@ class PayaraServer(AppServer):
 
     def product_settings(self):
         return [
-            # As Payara Micro's --nocluster: no Hazelcast data grid; and, as in Micro, no JMS
-            # broker (its proxy listener would bind every address).
+            # As Payara Micro's --nocluster: no Hazelcast data grid.
             "set-hazelcast-configuration --enabled=false --dynamic=false",
-            "set configs.config.server-config.jms-service.type=DISABLED",
+            # The JMS broker EMBEDDED (Payara's default): the lab's domains stay the full platform, so
+            # an application with message-driven beans or JMS resources deploys (DISABLED refuses it:
+            # "JMS Broker is Disabled"). Its start-up cost: docs/bring-your-own-app.md.
+            "set configs.config.server-config.jms-service.type=EMBEDDED",
+            # Its port (base + 76) on loopback only, as every other port of the lab's domains (the
+            # broker binds every address otherwise).
+            "set configs.config.server-config.jms-service.jms-host.default_JMS_host.host=127.0.0.1",
         ]
 
 

@@ -19,6 +19,8 @@ class Target:
     # out domain-config/jvm.options (only Payara Micro targets start with it)
     start: Callable = field(repr=False, compare=False)
     virtual: bool | None = None
+    # True when start() also takes apps=(userapp.UserWar, ...): your own WARs beside the lab's probe.
+    takes_wars: bool = False
 
 
 TARGETS: dict[str, Target] = {}
@@ -89,9 +91,9 @@ def all_targets():
 
 
 def _start_payara(mode):
-    def start(port, jvm_options=(), jvm_defaults=True):
+    def start(port, jvm_options=(), jvm_defaults=True, apps=()):
         from .payara import PayaraMicro
-        return PayaraMicro(mode, port=port, jvm_options=jvm_options, jvm_defaults=jvm_defaults).start()
+        return PayaraMicro(mode, port=port, jvm_options=jvm_options, jvm_defaults=jvm_defaults, apps=apps).start()
     return start
 
 
@@ -107,7 +109,7 @@ def _load_all():
 
 def _payara_micro_target(mode):
     return Target(mode.name, "Payara Micro: " + mode.description, mode.max_concurrent, _start_payara(mode),
-                  virtual=mode.virtual)
+                  virtual=mode.virtual, takes_wars=True)
 
 
 register_mode_targets("", _payara_micro_target)

@@ -52,7 +52,7 @@ if [[ ! -d $domain_dir ]]; then
   {
     sed -E -f "$lab/micro-to-server.sed" "$lab/pre-boot-commands.asadmin" | grep -v -E '^[[:space:]]*(#|$)'
     # As ./lab does: one app listener (each listener builds its own pool: the TLS one would double
-    # a bounded mode's bound), the product's own settings (no data grid, no JMS broker), no 512 MB heap cap.
+    # a bounded mode's bound), the product's own settings (no data grid, the JMS broker embedded), no 512 MB heap cap.
     echo "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener-2.enabled=false"
     grep -v -E '^[[:space:]]*(#|$)' "$lab/product-settings.asadmin"
     echo 'delete-jvm-options -Xmx512m'

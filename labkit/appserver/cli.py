@@ -8,6 +8,7 @@ from pathlib import Path
 from ..arguments import single_line, whole_number
 from ..errors import LabError, UsageError
 from ..process import interrupt_on_signals
+from ..userapp import ready_urls
 from .asadmin import ADMIN_USER
 from .passwords import generate_password, write_secret
 
@@ -45,7 +46,8 @@ def run(args, port):
         raise UsageError(f"--console-host {args.console_host}: the lab runs the admin console without secure "
                          f"admin, which {cls.PRODUCT} allows from loopback only; use 127.0.0.1 (e.g. with ssh -L)")
     server = cls(mode, port=port, host=args.host, jvm_options=args.jvm_opt,
-                 admin_password_file=args.admin_password_file, console_host=args.console_host)
+                 admin_password_file=args.admin_password_file, console_host=args.console_host,
+                 apps=getattr(args, "wars", ()))
     server._check_ports()  # before a build or a download, so a busy port fails fast
     ensure_built(rebuild=args.rebuild)
     print(f"mode {mode.name} on {cls.PRODUCT} {server.distribution.version}: {mode.description}")
@@ -53,7 +55,7 @@ def run(args, port):
     with server:
         info = server.info()
         print(f"log: {server.log_path}")
-        print(f"ready: {server.base_url}/api/sleep?ms=100  (pid {info['pid']}, Java {info['java']['version']}, "
+        print(f"ready: {ready_urls(server.base_url, server.apps)}  (pid {info['pid']}, Java {info['java']['version']}, "
               f"request thread: {info['request']['thread']}, virtual={info['request']['virtual']})")
         print(f"admin console: {server.console_url}  (user {ADMIN_USER}, password: "
               f"{args.admin_password_file or server.domain.password_file})")
@@ -71,12 +73,13 @@ def register_targets(cls, prefix):
     from ..targets import Target, register_mode_targets
 
     def starter(mode):
-        def start(port, jvm_options=(), jvm_defaults=True):  # the domain keeps its own JVM options
-            return cls(mode, port=port, jvm_options=jvm_options).start()
+        def start(port, jvm_options=(), jvm_defaults=True, apps=()):  # the domain keeps its own JVM options
+            return cls(mode, port=port, jvm_options=jvm_options, apps=apps).start()
         return start
 
     register_mode_targets(prefix, lambda mode: Target(prefix + mode.name, f"{cls.PRODUCT}: " + mode.description,
-                                                      mode.max_concurrent, starter(mode), virtual=mode.virtual))
+                                                      mode.max_concurrent, starter(mode), virtual=mode.virtual,
+                                                      takes_wars=True))
 
 
 # ---- python3 -m labkit.<kind> prepare -------------------------------------------------------------

@@ -36,7 +36,9 @@ class PortLayout:
         """Ports a started domain listens on, named: all must be free before we start it."""
         b = self.base
         return {"HTTP": self.http, "HTTPS": self.https, "admin console": self.admin, "IIOP": b + 37,
-                "IIOP/SSL": b + 38, "IIOP/mutual-auth": b + 39, "JMX": b + 86, "OSGi shell": b + 66}
+                "IIOP/SSL": b + 38, "IIOP/mutual-auth": b + 39, "JMX": b + 86, "OSGi shell": b + 66,
+                # The embedded JMS broker's (Payara Server); GlassFish's REMOTE JMS service binds none.
+                "JMS": b + 76}
 
     @classmethod
     def for_http_port(cls, port, product="the server"):
@@ -63,6 +65,16 @@ class ServerDomain:
 
     def exists(self):
         return self.domain_xml.is_file()
+
+    def applications(self):
+        """Names of the applications deployed in the domain (domain.xml's <applications>), in order."""
+        if not self.exists():
+            return []
+        try:
+            root = ET.parse(self.domain_xml).getroot()
+        except ET.ParseError:
+            return []
+        return [app.get("name") for app in root.findall("applications/application") if app.get("name")]
 
     def created_ports(self):
         """The HTTP port domain.xml holds (None if unreadable): a domain is tied to its ports."""

@@ -32,6 +32,7 @@ from .asadmin import ADMIN_USER, AdminPasswordRefused, Asadmin, asadmin_env
 from .commands import jvm_option_commands, lab_settings, preboot_commands
 from .domain import PortLayout, ServerDomain
 from .passwords import generate_password, read_password_file, write_secret
+from ..userapp import PROBE_NAME, PROBE_ROOT, info_path
 
 RUNS = ROOT / ".lab" / "runs"
 
@@ -49,8 +50,12 @@ class AppServer(LabServer):
 
     def __init__(self, mode, port=8080, host="127.0.0.1", war=WAR, jvm_options=(), java_home=None,
                  admin_password_file=None, console_host="127.0.0.1", distribution=None, domain_name=None,
-                 deploy=True, startup_timeout=300, log=print):
+                 deploy=True, startup_timeout=300, log=print, apps=()):
         self.mode = mode
+        # Your own WARs (userapp.UserWar), deployed beside `war`, which then serves as the probe at
+        # userapp.PROBE_ROOT instead of at "/".
+        self.apps = tuple(apps)
+        self.info_path = info_path(self.apps)
         self.ports = PortLayout.for_http_port(port, self.PRODUCT)
         self.port = port
         self.host = host
@@ -146,7 +151,8 @@ class AppServer(LabServer):
     # -- steps -----------------------------------------------------------------------------------
 
     def _check_inputs(self):
-        missing = [str(p) for p in (self.war, VIRTUAL_POOL_JAR if self.mode.needs_virtual_pool else None)
+        missing = [str(p) for p in (self.war, VIRTUAL_POOL_JAR if self.mode.needs_virtual_pool else None,
+                                    *(app.path for app in self.apps))
                    if p is not None and not Path(p).is_file()]
         if missing:
             raise LabError("missing " + ", ".join(missing) + ": build first (./lab run builds them)")
@@ -207,8 +213,18 @@ class AppServer(LabServer):
 
     def _configuration_commands(self):
         """Everything `./lab run` applies: settings, JVM options, then the deployment."""
-        deploy = [f"deploy --force=true --name loomlab --contextroot / {shlex.quote(str(self.war))}"] if self.deploy else []
+        deploy = self._deploy_commands() if self.deploy else []
         return [*self._settings_commands(), *self._jvm_option_commands(), *deploy]
+
+    def _deploy_commands(self):
+        """The lab's WAR at "/", or your WARs at their roots and the lab's as the probe; applications an
+        earlier run deployed that are not wanted now are undeployed first (one might hold a root)."""
+        wanted = ([(app.name, app.context_root, app.path) for app in self.apps] + [(PROBE_NAME, PROBE_ROOT, self.war)]
+                  if self.apps else [("loomlab", "/", self.war)])
+        names = {name for name, _, _ in wanted}
+        undeploy = [f"undeploy {shlex.quote(name)}" for name in self.domain.applications() if name not in names]
+        return undeploy + [f"deploy --force=true --name {shlex.quote(name)} --contextroot {shlex.quote(root)} "
+                           f"{shlex.quote(str(path))}" for name, root, path in wanted]
 
     def _settings_commands(self):
         """The mode's pre-boot file (translated), then the lab's own lines, then the product's."""
@@ -268,7 +284,7 @@ class AppServer(LabServer):
 
     def _app_ready(self):
         try:
-            with urllib.request.urlopen(self.base_url + "/api/info", timeout=3) as response:
+            with urllib.request.urlopen(self.base_url + self.info_path, timeout=3) as response:
                 return response.status == 200
         except OSError:
             return False
@@ -282,6 +298,8 @@ class AppServer(LabServer):
             "deploy": self.deploy,
             "jvm": self.jvm_options,
             "war": sha256(self.war) if self.deploy else None,
+            # Only with your WARs, so a domain configured before them keeps its fingerprint.
+            **({"apps": [[app.context_root, sha256(app.path)] for app in self.apps]} if self.apps and self.deploy else {}),
             "pool": sha256(VIRTUAL_POOL_JAR) if self.mode.needs_virtual_pool else None,
             "domain.xml": sha256(self.domain.domain_xml) if self.domain.exists() else None,
         }

@@ -22,7 +22,9 @@ from .heaps import heap_list
 from .env import collect
 from .progress import Progress
 from .runner import BenchRunner, RunRecorder
-from .scenarios import scenario
+from .scenarios import requests_scenario, scenario
+from ..requests_mix import add_request_arguments
+from ..userapp import add_war_argument
 
 RESULTS = ROOT / "results"
 # File descriptors besides the connections: JVM jars, logs, epoll, the tool's own.
@@ -42,6 +44,8 @@ examples:
   ./lab bench --driver ab --steady --concurrency 6000@2000     windows inside one ab run, ramp excluded
   ./lab bench --scenario fanout --modes virtual,platform-4000,vertx-eventloop --heap 512m,1g
                                                        a JSON POST fanning out to 10 blocking calls, at two heaps
+  ./lab bench --war shop.war --request 'GET /shop/catalog' --modes virtual,platform-4000
+                                                       your own WAR (docs/bring-your-own-app.md)
   ./lab bench --scenario contend --carriers 2 --concurrency 3 --repeats 1
                                                        spinning requests: virtual stalls (the watchdog's thread
                                                        dump names the spinning frame), platform-4000 does not
@@ -117,6 +121,8 @@ def register(subparsers):
                         "this long marks the point stalled: its thread dump is saved and summarised, the server "
                         "stopped, the next session started (default: the longest of 10 s, 3 x the sleep and "
                         "connections / 200 s)")
+    add_war_argument(p)
+    add_request_arguments(p)
     options.add_run_options(p, default_name="'bench', 'quick' with --quick")
     p.set_defaults(run=run)
     _parser = p
@@ -130,7 +136,7 @@ def usage_error(message):
 def run(args):
     try:
         config = _config(args)
-        chosen_scenario = scenario(config.scenario)
+        chosen_scenario = requests_scenario(config.requests) if config.requests is not None else scenario(config.scenario)
         out_dir = results_folder(config.out_dir, config.name)
     except UsageError as e:
         usage_error(str(e))

@@ -194,6 +194,10 @@ class BenchConfig:
     # --stall-after: seconds without an answer to the watchdog's probe that make a stall; None =
     # derived per level from its sleep (watchdog.stall_after_s).
     stall_after_s: float | None = None
+    # --war: your own WARs (userapp.UserWar), deployed on every target beside the lab's probe WAR.
+    wars: tuple = ()
+    # --request/--requests: what is loaded instead of a scenario (requests_mix.RequestMix), or None.
+    requests: object = None
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)
@@ -213,6 +217,8 @@ class BenchConfig:
             "warmup_until_steady": self.warmup_until_steady, "warmup_cap_s": self.warmup_cap_s,
             "jfr_locks": self.jfr_locks,
             "carriers": self.carriers, "stall_after_s": self.stall_after_s,
+            "wars": [war.to_dict() for war in self.wars],
+            "requests": self.requests.to_dict() if self.requests is not None else None,
         }
 
     @classmethod
@@ -265,7 +271,9 @@ class BenchConfig:
         conflict = check_carrier_options(carriers, tuple(args.jvm_opt or ()))
         if conflict:
             raise UsageError(conflict)
-        config = cls(modes=tuple(modes), scenario=pick("scenario"), levels=levels, depth=pick("depth"),
+        wars, mix = _check_own_app(args, modes, known_targets, drivers, known_drivers)
+        config = cls(modes=tuple(modes), scenario="requests" if mix is not None else pick("scenario"),
+                     levels=levels, depth=pick("depth"),
                      duration_s=pick("duration"), warmup_s=pick("warmup"), repeats=pick("repeats"),
                      restart=pick("restart"), drivers=tuple(drivers), rate=rate, timeout_s=timeout,
                      port=pick("port"), jvm_options=server_jvm_options(args.jvm_opt, getattr(args, "cpus", None)),
@@ -276,8 +284,30 @@ class BenchConfig:
                      warmup_until_steady=bool(getattr(args, "warmup_until_steady", False)),
                      warmup_cap_s=getattr(args, "warmup_cap", None) or 180, carriers=carriers,
                      stall_after_s=getattr(args, "stall_after", None),
-                     jfr_locks=bool(getattr(args, "jfr_locks", False)))
+                     jfr_locks=bool(getattr(args, "jfr_locks", False)), wars=wars, requests=mix)
         return config
+
+
+def _check_own_app(args, modes, known_targets, drivers, known_drivers):
+    """--war and --request/--requests: (wars, RequestMix or None), checked against the targets and tools."""
+    from ..requests_mix import mix_from_arguments
+    from ..userapp import check_wars
+    wars = check_wars(getattr(args, "wars", None) or ())
+    mix = mix_from_arguments(args)
+    if mix is not None and getattr(args, "scenario", None):
+        raise UsageError("--request/--requests replace --scenario: give one of them")
+    if wars and mix is None:
+        raise UsageError("--war needs --request 'GET /ROOT/page' (or --requests FILE): what to load in your application")
+    if wars:
+        unable = [m for m in modes if not getattr(known_targets[m], "takes_wars", False)]
+        if unable:
+            raise UsageError(f"--war: target '{unable[0]}' cannot deploy a WAR; use Payara Micro, Payara Server "
+                             f"(server-<mode>) or GlassFish (glassfish-<mode>) targets")
+    for name in drivers:
+        refusal = known_drivers[name].refuses(mix) if hasattr(known_drivers[name], "refuses") else None
+        if refusal:
+            raise UsageError(refusal)
+    return wars, mix
 
 
 def _check_steady(drivers, known_drivers, warmup_s):

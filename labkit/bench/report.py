@@ -1,4 +1,6 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
+from .ownapp_report import own_app_section
+from ..userapp import PROBE_ROOT
 from .charts import CHARTS
 from .formatting import flags_text, metric, number, sleep_text
 from .heaps import HOLDS_SHARE, heap_mb, smallest_holding_heaps
@@ -30,6 +32,9 @@ def _setup(run):
     tools = ", ".join(f"{t['version']}" for t in env["tools"].values())
     levels = ", ".join(f"c={l['concurrency']} @ {l['sleep_min_ms'] if l['sleep_min_ms'] == l['sleep_max_ms'] else str(l['sleep_min_ms']) + '-' + str(l['sleep_max_ms'])} ms (timeout {l['timeout_s']:g} s)"
                        for l in config["levels"])
+    if config.get("requests"):
+        # Your requests: the sleep means nothing to them (it only sets the default timeouts).
+        levels = ", ".join(f"c={l['concurrency']} (timeout {l['timeout_s']:g} s)" for l in config["levels"])
     restart = ("every repeat starts each server afresh; modes interleaved, their order rotated by one per repeat"
                if config["restart"] == "repeat"
                else "one fresh server per mode; repeats measured back to back after one warm-up per level")
@@ -51,7 +56,7 @@ def _setup(run):
         ("Modes", ", ".join(config["modes"])),
         ("Carriers", (f"{config['carriers']} (--carriers: -Djdk.virtualThreadScheduler.parallelism={config['carriers']})"
                       if config.get("carriers") else "the JVM's default: one per CPU")),
-        ("Watchdog", f"GET {PROBE_PATH} every {PROBE_INTERVAL_S:g} s on a connection of its own during every run of the "
+        ("Watchdog", f"GET {PROBE_ROOT + PROBE_PATH if config.get('wars') else PROBE_PATH} every {PROBE_INTERVAL_S:g} s on a connection of its own during every run of the "
                      f"load tool; no answer within "
                      + (f"{config['stall_after_s']:g} s" if config.get("stall_after_s")
                         else f"{DEFAULT_STALL_AFTER_S:g} s (or {STALL_SLEEPS} x the sleep, when longer)")
@@ -356,6 +361,7 @@ def write_report(path, run):
         resources,
         "",
     ]
+    parts += own_app_section(run)
     if run["config"].get("heaps"):
         parts += [f"## Heap sizes: {', '.join(run['config']['heaps'])}", "", _heaps(run, several_drivers), ""]
     if run.get("charts"):

@@ -43,6 +43,8 @@ from .results import (SCHEMA, derive, flags, little_ceiling, portable, summarize
 from .sampler import WindowSampler, process_running, summarize, summarize_window, write_samples_csv
 from .threaddump import capture as capture_thread_dump
 from .watchdog import Watchdog, stall_after_s
+from ..requests_mix import check_answers, mean_answer_bytes
+from ..userapp import mode_proof
 
 # A load tool gets its duration plus its timeout plus this before it is stopped as hung.
 DRIVER_GRACE_S = 30
@@ -131,8 +133,10 @@ def start_server(target, config, heap=None):
     """Starts the target on config.port, on the server's CPUs when --cpus pins it; `heap` (a --heap
     size) adds its -Xms/-Xmx, --carriers its virtual-thread scheduler's parallelism."""
     options = list(config.jvm_options) + heap_options(heap) + carrier_options(config.carriers)
+    # Your own WARs (--war) only to targets that deploy them; the other targets keep their signature.
+    apps = {"apps": config.wars} if getattr(config, "wars", ()) else {}
     with (config.cpus.server_affinity() if config.cpus else nullcontext()):
-        return target.start(config.port, options, jvm_defaults=config.jvm_defaults)
+        return target.start(config.port, options, jvm_defaults=config.jvm_defaults, **apps)
 
 
 class ServerStalled(Exception):
@@ -274,6 +278,9 @@ class RunRecorder(PointLog):
 class BenchRunner:
     def __init__(self, config, scenario, targets, executables, java_home, out_dir, recorder, progress):
         self.config = config
+        if scenario.requests is not None:
+            # The load tools read request bodies from files: written once, kept with the results.
+            scenario = replace(scenario, requests=scenario.requests.with_body_files(Path(out_dir) / "raw" / "requests"))
         self.scenario = scenario
         self.targets = targets
         self.executables = executables
@@ -344,6 +351,13 @@ class BenchRunner:
             return {}
 
     def _probe(self, server, path, mode):
+        if self.scenario.requests is not None:
+            # Your requests: each must answer 2xx once before any load (else the run stops and shows the answer).
+            try:
+                sizes = check_answers(server.base_url, self.scenario.requests)
+            except LabError as e:
+                raise LabError(f"{mode}: {e}") from None
+            return mean_answer_bytes(self.scenario.requests, sizes)
         return probe(server, path, mode, self.scenario.method, self.scenario.body_file,
                      self.scenario.headers_for(self.config))
 
@@ -397,6 +411,7 @@ class BenchRunner:
             "load": run["load"].to_dict() if run["load"] else None,
             "failure": stall_failure(run["watchdog"], stalled.phase) if stalled else run["failure"],
             "watchdog": run.get("watchdog"),
+            **({"mode_proof": measured["mode_proof"]} if measured.get("mode_proof") else {}),
             "resources": run["resources"],
             "jfr": jfr_summary,
             "server": {"pid": server.pid, "java": (info.get("java") or {}).get("version"),
@@ -450,12 +465,14 @@ class BenchRunner:
         if point.warmup and config.warmup_s > 0:
             warmup = self._warm_up(point, server, url, ceiling, response_bytes)
 
+        before = self._probe_info(server)
         window_start = time.time()
         spec = self._spec(point, url, config.duration_s, self.raw / point.id, ceiling)
         run = self._drive(point, server, spec, [("measuring", config.duration_s)], response_bytes)
         window_end = time.time()
         return {"run": run, "start": window_start, "end": window_end, "warmup": warmup,
-                "window": window_record("fresh", window_start, window_end)}
+                "window": window_record("fresh", window_start, window_end),
+                "mode_proof": self._mode_proof(point, before, server, run)}
 
     def _warm_up(self, point, server, url, ceiling, response_bytes):
         """One warm-up run of --warmup seconds; with --warmup-until-steady such runs are repeated
@@ -497,12 +514,35 @@ class BenchRunner:
         phases = [("warm-up", warmup_s), ("measuring", config.duration_s), ("draining", spec.drain_s)]
         self.progress.phase(point, f"warm-up {warmup_s:.0f} s, measuring {config.duration_s} s, drain {spec.drain_s} s "
                                    f"in one {point.driver} run (steady)", self._eta(point, spec.run_seconds))
+        before = self._probe_info(server)
         run = self._drive(point, server, spec, phases, response_bytes)
         return {"run": run, "start": start, "end": end,
+                # The counters cover the whole run (warm-up and drain too): at least the window's requests.
+                "mode_proof": self._mode_proof(point, before, server, run),
                 "warmup": {"seconds": round(warmup_s, 3), "same_run": True, "ok_rps": None, "failure": None},
                 "window": window_record("steady", start, end, epoch_s=[start, end], drain_s=spec.drain_s,
                                         note="inside one continuous run of the load tool, after its warm-up and "
                                              "connection ramp; only requests that started in the window count")}
+
+    def _probe_info(self, server):
+        """/api/info of the probe WAR beside your WARs (--war), for the proof of the mode; else None."""
+        if not getattr(self.config, "wars", ()):
+            return None
+        try:
+            return server.info()
+        except (OSError, ValueError):
+            return None
+
+    def _mode_proof(self, point, before, server, run):
+        """userapp.mode_proof of one window: did your requests run on the mode's threads?"""
+        if before is None:
+            return None
+        target = self.targets[point.target or point.mode]
+        answered = run["load"].responses if run["load"] else 0
+        proof = mode_proof(before, self._probe_info(server), answered, target.virtual)
+        if proof["proven"] is False:
+            self.progress.note(f"{point.id}: your requests did not show on the mode's threads: {proof['why']}")
+        return proof
 
     def _jfr_window(self, jfr, point, window_start, window_end):
         if not jfr.running:
@@ -517,7 +557,7 @@ class BenchRunner:
         spec = LoadSpec(url=url, concurrency=point.level.concurrency, duration_s=seconds,
                         timeout_s=config.timeout_for(point.level), rate=config.rate, side_file_prefix=prefix,
                         window=window, body_file=self.scenario.body_file,
-                        headers=self.scenario.headers_for(config))
+                        headers=self.scenario.headers_for(config), requests=self.scenario.requests)
         if ceiling:
             # ab must be given a request count: the Little's-law ceiling over the whole run, with room to spare.
             spec = replace(spec, expected_requests=int(ceiling * spec.run_seconds * 1.5) + point.level.concurrency)
@@ -538,7 +578,7 @@ class BenchRunner:
 
         longest_sleep_ms = point.level.sleep.max_ms
         timeout_s = stall_after_s(longest_sleep_ms, self.config.stall_after_s, point.level.concurrency)
-        watchdog = Watchdog(server.base_url, timeout_s, on_stall=dump)
+        watchdog = Watchdog(server.base_url, timeout_s, on_stall=dump, path=server.info_path)
         start = time.time()
         run = drive(DRIVERS[point.driver], self.executables[point.driver], spec, server.pid, self.out_dir,
                     self.config.sample_interval_s, response_bytes, live, self.config.cpus, watchdog)

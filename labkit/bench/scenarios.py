@@ -47,9 +47,12 @@ class Scenario:
     body_file: Path | None = None
     pool_seconds: Callable = None    # pool_seconds(config, level) -> float | None
     headers: Callable = None         # headers(config) -> ("Authorization: Basic ...",)
+    requests: object = None          # your own requests (requests_mix.RequestMix): the drivers send these
 
     @property
     def method(self):
+        if self.requests is not None and self.requests.single:
+            return self.requests.single.method
         return "POST" if self.body_file else "GET"
 
     def headers_for(self, config):
@@ -80,6 +83,17 @@ def scenario(name):
         return known[name]
     except KeyError:
         raise UsageError(f"unknown scenario '{name}'; choose from: {', '.join(known)}") from None
+
+
+def requests_scenario(mix):
+    """The scenario of --request/--requests: your requests, as given (not registered: it exists for one run)."""
+    return Scenario(
+        name="requests",
+        description="your requests: " + mix.describe(),
+        path=lambda config, level: mix.requests[0].path,
+        service_time_s=lambda config, level: None,  # your application's own work: no service time to compare with
+        requests=mix,
+    )
 
 
 def _sleep_path(config, level):

@@ -10,6 +10,7 @@ from ..foreground import serve
 from ..modes import choices, payara_mode
 from ..payara import PayaraMicro
 from ..process import ensure_port_free
+from ..userapp import add_war_argument, check_wars, ready_urls
 
 
 def register(subparsers):
@@ -25,6 +26,7 @@ def register(subparsers):
     p.add_argument("--rebuild", action="store_true", help="rebuild the WAR and pool jar first")
     p.add_argument("--app", choices=("loomlab", "cargotracker"), default="loomlab",
                    help="the WAR to serve: loomlab (sleep/work API, default) or cargotracker (the Faces shipping app)")
+    add_war_argument(p)
     add_carriers_argument(p)
     appserver_cli.add_run_arguments(p)  # --server payara-server|glassfish and their options
     p.set_defaults(run=run)
@@ -36,6 +38,9 @@ def run(args):
         raise UsageError(conflict)
     # Every server kind takes its JVM options from here.
     args.jvm_opt = list(args.jvm_opt) + carrier_options(args.carriers)
+    args.wars = check_wars(args.wars)
+    if args.wars and args.app != "loomlab":
+        raise UsageError("--war serves your WAR beside the lab's probe; leave out --app")
     if args.app == "cargotracker":
         return cargotracker.run(args)
     port = port_number(args.port)
@@ -44,12 +49,13 @@ def run(args):
     mode = payara_mode(args.mode)
     ensure_port_free(port, args.host)
     ensure_built(rebuild=args.rebuild)
-    server = PayaraMicro(mode, port=port, host=args.host, jvm_options=args.jvm_opt, jvm_defaults=args.jvm_defaults)
+    server = PayaraMicro(mode, port=port, host=args.host, jvm_options=args.jvm_opt, jvm_defaults=args.jvm_defaults,
+                         apps=args.wars)
     print(f"mode {mode.name}: {mode.description}")
     print("command:", server.printable_command(), flush=True)
     print(f"log: {server.log_path}", flush=True)
     with server:
         info = server.info()
-        print(f"ready: {server.base_url}/api/sleep?ms=100  (pid {info['pid']}, Java {info['java']['version']}, "
+        print(f"ready: {ready_urls(server.base_url, args.wars)}  (pid {info['pid']}, Java {info['java']['version']}, "
               f"request thread: {info['request']['thread']}, virtual={info['request']['virtual']})")
         return serve(server, "Payara Micro")

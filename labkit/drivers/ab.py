@@ -29,6 +29,8 @@ from pathlib import Path
 from .base import Driver, DriverOutputError, LoadSpec, last_line
 from .record import ErrorCounts, Latency, LoadResult, encode_histogram, latency_from_histogram, new_histogram, record_us
 
+# How ab sends a request's body: -p makes it a POST of the file, -u a PUT.
+BODY_OPTIONS = {"POST": "-p", "PUT": "-u"}
 MIN_REQUEST_TABLE = 50_000
 # When nothing bounds the run's requests (no Little's-law ceiling): ~64 MB of ab's table.
 UNKNOWN_REQUEST_TABLE = 2_000_000
@@ -67,12 +69,40 @@ class ApacheBench(Driver):
                    "-s", str(spec.timeout_whole_seconds)]
         if spec.side_file_prefix:
             command += ["-g", str(self.requests_file(spec))]
+        if spec.requests is not None:
+            return command + self._request_options(spec)
         if spec.body_file:
             # -p makes every request a POST of the file; -T is its Content-Type.
             command += ["-p", str(spec.body_file), "-T", spec.content_type]
         for header in spec.headers:
             command += ["-H", header]
         return command + [spec.url]
+
+    def refuses(self, mix):
+        single = mix.single if mix is not None else None
+        if single is not None and single.body is not None and single.method not in BODY_OPTIONS:
+            return f"ab sends a body only with POST or PUT, not {single.method}: use --driver bombardier, vegeta or wrk"
+        return super().refuses(mix)
+
+    def _request_options(self, spec):
+        """One request of your own: -m for its method, -p (POST) or -u (PUT) with -T for a body, -H headers."""
+        request = spec.requests.single
+        if request is None:
+            raise ValueError(f"ab sends one request; a mix of {len(spec.requests.requests)} needs --driver vegeta or wrk")
+        options = []
+        if request.body_file:
+            if request.method not in BODY_OPTIONS:
+                raise ValueError(f"ab sends a body only with POST or PUT, not {request.method}: use --driver "
+                                 f"bombardier, vegeta or wrk")
+            options += [BODY_OPTIONS[request.method], str(request.body_file), "-T", request.content_type]
+            headers = request.other_headers
+        else:
+            if request.method != "GET":
+                options += ["-m", request.method]
+            headers = request.headers
+        for header in headers:
+            options += ["-H", header]
+        return options + [spec.request_url(request)]
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):
         fatal = re.findall(r"^(apr_\w+: .*)$", output, re.MULTILINE)

@@ -6,6 +6,7 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository (labkit/drivers/base.py)
 # Tools LoomLab builds itself (bombardier) land here; it is searched before PATH.
@@ -46,10 +47,24 @@ class LoadSpec:
     # Open model: the most connections the tool may open (None: its own bound). Requests beyond it
     # wait for a connection, and that wait is inside their latency.
     max_connections: int | None = None
+    # Your own application's requests (labkit/requests_mix.RequestMix): when set, the tool sends these
+    # (a weighted mix, or one request with its method, headers and body) instead of url/body_file.
+    requests: object = None
 
     @property
     def method(self):
+        if self.requests is not None and self.requests.single:
+            return self.requests.single.method
         return "POST" if self.body_file else "GET"
+
+    @property
+    def base_url(self):
+        """scheme://host:port of the url, to which a request's path is added."""
+        parts = urlsplit(self.url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    def request_url(self, request):
+        return self.base_url + request.path
 
     @property
     def drain_s(self):
@@ -79,6 +94,16 @@ class Driver:
     # True when the tool records each request's start time, so a window inside one continuous
     # run can be measured (LoadSpec.window); tools that only report whole runs cannot.
     supports_window = False
+    # True when the tool can send a weighted mix of different requests (LoadSpec.requests) in one
+    # run; the others send one request, with its method, headers and body.
+    supports_mix = False
+
+    def refuses(self, mix):
+        """Why this tool cannot send the RequestMix `mix` (one line), or None when it can."""
+        if mix is not None and not self.supports_mix and mix.single is None:
+            return (f"{self.name} sends one request; a mix of {len(mix.requests)} requests needs --driver vegeta "
+                    f"or wrk")
+        return None
 
     def find_executable(self):
         """Path of the tool, .lab/tools/bin first; raises ToolMissing with the install line."""

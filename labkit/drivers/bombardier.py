@@ -34,12 +34,27 @@ class Bombardier(Driver):
                    "--format", f"path:{TEMPLATE}"]
         if spec.rate:
             command += ["--rate", str(spec.rate)]
+        if spec.requests is not None:
+            return command + self._request_options(spec)
         if spec.body_file:
             command += ["--method", spec.method, "--body-file", str(spec.body_file),
                         "--header", f"Content-Type: {spec.content_type}"]
         for header in spec.headers:
             command += ["--header", header]
         return command + [spec.url]
+
+    def _request_options(self, spec):
+        """One request of your own: its method, headers and body file (bombardier sends one request)."""
+        request = spec.requests.single
+        if request is None:
+            raise ValueError(f"bombardier sends one request; a mix of {len(spec.requests.requests)} needs "
+                             f"--driver vegeta or wrk")
+        options = ["--method", request.method]
+        if request.body_file:
+            options += ["--body-file", str(request.body_file)]
+        for header in request.headers_with_type:
+            options += ["--header", header]
+        return options + [spec.request_url(request)]
 
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):
         line = next((l for l in output.splitlines() if l.startswith(RECORD_START)), None)

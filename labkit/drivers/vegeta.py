@@ -43,6 +43,7 @@ class Vegeta(Driver):
     supports_rate = True
     open_model = True
     supports_window = True
+    supports_mix = True
 
     def results_file(self, spec: LoadSpec):
         return Path(f"{spec.side_file_prefix}.vegeta.bin")
@@ -78,6 +79,8 @@ class Vegeta(Driver):
     @staticmethod
     def targets_text(spec: LoadSpec):
         """vegeta's http targets format: the request line, then its headers, then @FILE for a body."""
+        if spec.requests is not None:
+            return mix_targets(spec)
         lines = [f"{spec.method} {spec.url}", *spec.headers]
         if spec.body_file:
             lines += [f"Content-Type: {spec.content_type}", f"@{Path(spec.body_file).resolve()}"]
@@ -104,6 +107,18 @@ class Vegeta(Driver):
 
     def version_command(self, executable):
         return [executable, "-version"]
+
+
+def mix_targets(spec):
+    """vegeta's targets for a RequestMix: one round of the mix (a request as often as its weight),
+    targets separated by a blank line; vegeta sends them in turn, round after round."""
+    targets = []
+    for request in spec.requests.rounds():
+        lines = [f"{request.method} {spec.request_url(request)}", *request.headers_with_type]
+        if request.body_file:
+            lines.append(f"@{Path(request.body_file).resolve()}")
+        targets.append("\n".join(lines))
+    return "\n\n".join(targets) + "\n"
 
 
 def parse_csv(lines):

@@ -28,6 +28,7 @@ class Wrk(Driver):
     name = "wrk"
     executable_name = "wrk"
     install_hint = "apt-get install wrk"
+    supports_mix = True
 
     def threads(self, concurrency):
         return max(1, min(os.cpu_count() or 1, concurrency))
@@ -43,8 +44,8 @@ class Wrk(Driver):
                 spec.url]
 
     def request_script(self, spec: LoadSpec):
-        """The script a run with a body uses (None without a body: wrk-record.lua itself)."""
-        if not spec.body_file:
+        """The script a run with a body or requests of your own uses (None otherwise: wrk-record.lua itself)."""
+        if not spec.body_file and spec.requests is None:
             return None
         prefix = spec.side_file_prefix or Path(spec.body_file).with_suffix("")
         return Path(f"{prefix}.wrk-request.lua")
@@ -55,6 +56,9 @@ class Wrk(Driver):
         if path is None:
             return SCRIPT
         path.parent.mkdir(parents=True, exist_ok=True)
+        if spec.requests is not None:
+            path.write_text(mix_script(spec.requests))
+            return path
         path.write_text(
             "-- Written by LoomLab for one wrk run: every request POSTs the body file, then wrk-record.lua reports.\n"
             f"local body = io.open({_lua_string(spec.body_file)}, \"rb\")\n"
@@ -94,6 +98,38 @@ class Wrk(Driver):
 
     def version_command(self, executable):
         return [executable, "--version"]
+
+
+def mix_script(mix):
+    """A wrk script sending a RequestMix: each thread formats one round of the mix (a request as often
+    as its weight) once in init(), and request() goes round it; then wrk-record.lua reports."""
+    lines = ["-- Written by LoomLab for one wrk run: a round of your requests (each as often as its weight),",
+             "-- formatted once per thread; request() goes round it. Then wrk-record.lua reports.",
+             "local round = {}",
+             "local bodies = {}",
+             "local next_request = 0",
+             "local function body(path)",
+             "  if bodies[path] == nil then",
+             "    local file = io.open(path, \"rb\")",
+             "    bodies[path] = file:read(\"*a\")",
+             "    file:close()",
+             "  end",
+             "  return bodies[path]",
+             "end",
+             "init = function(args)"]
+    for request in mix.rounds():
+        headers = ", ".join(f"[{_lua_string(name.strip())}] = {_lua_string(value.strip())}"
+                            for name, value in (h.split(":", 1) for h in request.headers_with_type))
+        body = f"body({_lua_string(request.body_file)})" if request.body_file else "nil"
+        lines.append(f"  round[#round + 1] = wrk.format({_lua_string(request.method)}, {_lua_string(request.path)}, "
+                     f"{{{headers}}}, {body})")
+    lines += ["end",
+              "request = function()",
+              "  next_request = next_request % #round + 1",
+              "  return round[next_request]",
+              "end",
+              f"dofile({_lua_string(SCRIPT)})", ""]
+    return "\n".join(lines)
 
 
 def _lua_string(value):

@@ -33,7 +33,7 @@ def test_glassfish_gets_the_mode_the_lab_settings_and_no_payara_only_command(mod
     assert "set configs.config.server-config.jms-service.type=REMOTE" in glassfish
     # Payara Server's list is unchanged by the shared code: its data grid and broker stay off.
     assert "set-hazelcast-configuration --enabled=false --dynamic=false" in payara
-    assert "set configs.config.server-config.jms-service.type=DISABLED" in payara
+    assert "set configs.config.server-config.jms-service.type=EMBEDDED" in payara  # the full platform: MDBs deploy
     shared = [c for c in payara if "hazelcast" not in c and "jms-service" not in c]
     assert shared == [c for c in glassfish if "jms-service" not in c]
 

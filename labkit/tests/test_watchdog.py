@@ -258,7 +258,7 @@ class StillRunning:
 
 def test_lab_run_stops_a_stalled_server_and_says_why(silent_server, tmp_path, capsys):
     server = SimpleNamespace(base_url=silent_server, pid=1, log_path=tmp_path / "server.log", process=StillRunning(),
-                             java_home=tmp_path)  # no jcmd there: the dump fails, and says so
+                             java_home=tmp_path, info_path="/api/info")  # no jcmd there: the dump fails, and says so
     assert serve(server, "Payara Micro", stall_after_s=0.3) == 1
     out = capsys.readouterr().out
     assert "Payara Micro stalled: it answered nothing for 0.3 s; stopping it." in out
