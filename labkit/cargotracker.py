@@ -1,5 +1,5 @@
 """CargoTracker (cargotracker/, the Faces shipping app) in the lab: its WAR on Payara Micro for
-`./lab run MODE --app cargotracker`, one bench target per thread mode, and two bench scenarios.
+`./lab run MODE --app cargotracker` (or on GlassFish with --server glassfish), one bench target per thread mode, and two bench scenarios.
 
 The bench pages are plain GETs of stateless Faces views: they carry no jakarta.faces.ViewState and
 open no HTTP session, so a load tool can request them as they are. The operator pages (the
@@ -13,7 +13,7 @@ import base64
 from . import ROOT
 from .arguments import port_number
 from .bench.scenarios import Scenario, register as register_scenario
-from .build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, ensure_built
+from .build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, ensure_built, mvn, pom_property
 from .errors import LabError, UsageError
 from .foreground import serve
 from .modes import payara_mode
@@ -26,6 +26,8 @@ ARTIFACTS = (WAR, VIRTUAL_POOL_JAR, PAYARA_MICRO_JAR)
 # ./lab run keeps its database here across restarts; bench servers start from fresh sample data
 # (the default folder is inside the run folder, which each start wipes).
 DATA_DIR = ROOT / ".lab" / "cargotracker-data"
+BENCH_DATA_DIR = "./cargotracker-data"
+H2_DIR = ROOT / ".lab" / "h2"
 # The operator's password (user admin): created by the application at its first start, if missing.
 ADMIN_PASSWORD_FILE = ROOT / ".lab" / "cargotracker-admin-password"
 ADMIN_USER = "admin"
@@ -35,30 +37,60 @@ SAMPLE_CARGO = "LOOM0004"
 BENCH_TARGETS = (TARGET_PREFIX + "platform-10000", TARGET_PREFIX + "virtual")
 
 
+def data_options(keep_data):
+    """The JVM options every CargoTracker server needs. The data-source URL in web.xml names the
+    system property cargotracker.data.dir, which has no default, so it is always set: the lab's
+    folder for ./lab run, else a folder in the server's working directory (Payara Micro's run
+    folder, which each start wipes)."""
+    return [f"-Dcargotracker.admin.password.file={ADMIN_PASSWORD_FILE}",
+            f"-Dcargotracker.data.dir={DATA_DIR if keep_data else BENCH_DATA_DIR}"]
+
+
 def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, jvm_defaults=True):
-    options = list(jvm_options) + [f"-Dcargotracker.admin.password.file={ADMIN_PASSWORD_FILE}"]
-    if keep_data:
-        options.append(f"-Dcargotracker.data.dir={DATA_DIR}")
+    options = list(jvm_options) + data_options(keep_data)
     return PayaraMicro(mode, port=port, host=host, war=WAR, jvm_options=options, jvm_defaults=jvm_defaults)
+
+
+def h2_jar(log=print):
+    """H2 (root pom <h2.version>) from Maven Central, once, into .lab/h2/: GlassFish ships Derby only."""
+    version = pom_property("h2.version")
+    jar = H2_DIR / f"h2-{version}.jar"
+    if not jar.is_file():
+        log(f"downloading H2 {version} (com.h2database:h2, once) into {H2_DIR}")
+        mvn(["-N", "dependency:copy", f"-Dartifact=com.h2database:h2:{version}", f"-DoutputDirectory={H2_DIR}"])
+        if not jar.is_file():
+            raise LabError(f"Maven did not leave {jar}: is com.h2database:h2:{version} on Maven Central?")
+    return jar
+
+
+def glassfish(mode, port, host="127.0.0.1", jvm_options=(), admin_password_file=None, console_host="127.0.0.1"):
+    """CargoTracker on GlassFish, its data kept across runs, with H2 in the domain's lib/ (the
+    data source of web.xml is created by the server, so its driver must be on the server's class path)."""
+    from .glassfish import GlassFish
+    return GlassFish(mode, port=port, host=host, war=WAR, jvm_options=list(jvm_options) + data_options(True),
+                     admin_password_file=admin_password_file, console_host=console_host, domain_libs=(h2_jar(),))
 
 
 def run(args):
     """`./lab run MODE --app cargotracker`: in the foreground until Ctrl-C."""
-    server = args.server
-    if server == "glassfish":
-        # Its deployment fails there: GlassFish 8.0.0-M12's MicroProfile Config bundle does not resolve
-        # (it needs io.helidon, not in the distribution), and GlassFish ships Derby, not H2 (docs/glassfish).
-        raise UsageError("--app cargotracker does not deploy on GlassFish 8.0.0-M12 (its MicroProfile Config "
-                         "module does not resolve, and it has no H2); leave out --server")
-    if server != "payara-micro":
-        raise UsageError("--app cargotracker runs on Payara Micro only; leave out --server")
+    kind = args.server
+    if kind not in ("payara-micro", "glassfish"):
+        raise UsageError("--app cargotracker runs on Payara Micro and GlassFish only; leave out --server "
+                         "or use --server glassfish")
     mode = payara_mode(args.mode)
     port = port_number(args.port)
-    ensure_port_free(port, args.host)
+    if kind == "glassfish":
+        server = glassfish(mode, port, args.host, args.jvm_opt, args.admin_password_file, args.console_host)
+        server._check_ports()  # before a build or a download, so a busy port fails fast
+        product = server.PRODUCT
+    else:
+        ensure_port_free(port, args.host)
+        server = payara_micro(mode, port, args.host, args.jvm_opt, keep_data=True, jvm_defaults=args.jvm_defaults)
+        product = "Payara Micro"
     ensure_built(ARTIFACTS, rebuild=args.rebuild)
-    server = payara_micro(mode, port, args.host, args.jvm_opt, keep_data=True, jvm_defaults=args.jvm_defaults)
-    print(f"mode {mode.name}: {mode.description}")
-    print("command:", server.printable_command(), flush=True)
+    print(f"mode {mode.name} on {product}: {mode.description}")
+    if kind == "payara-micro":
+        print("command:", server.printable_command(), flush=True)
     print(f"log: {server.log_path}\ndata: {DATA_DIR}", flush=True)
     with server:
         info = server.info()
@@ -67,7 +99,10 @@ def run(args):
               f"virtual={info['request']['virtual']})")
         print(f"operator pages (booking desk, booking, event logger) and API writes: user {ADMIN_USER}, "
               f"password: {ADMIN_PASSWORD_FILE}  (tracking is public)")
-        return serve(server, "Payara Micro")
+        if kind == "glassfish":
+            print(f"admin console: {server.console_url}  (user admin, password: "
+                  f"{args.admin_password_file or server.domain.password_file})")
+        return serve(server, product)
 
 
 def admin_authorization(password_file=ADMIN_PASSWORD_FILE):

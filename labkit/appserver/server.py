@@ -35,6 +35,8 @@ from .passwords import generate_password, read_password_file, write_secret
 from ..userapp import PROBE_NAME, PROBE_ROOT, info_path
 
 RUNS = ROOT / ".lab" / "runs"
+# Jars the lab puts into a domain's lib/ for a WAR (AppServer.domain_libs): this prefix tells them apart.
+DOMAIN_LIB_PREFIX = "loomlab-lib-"
 
 
 class AppServer(LabServer):
@@ -50,7 +52,7 @@ class AppServer(LabServer):
 
     def __init__(self, mode, port=8080, host="127.0.0.1", war=WAR, jvm_options=(), java_home=None,
                  admin_password_file=None, console_host="127.0.0.1", distribution=None, domain_name=None,
-                 deploy=True, startup_timeout=300, log=print, apps=()):
+                 deploy=True, startup_timeout=300, log=print, apps=(), domain_libs=()):
         self.mode = mode
         # Your own WARs (userapp.UserWar), deployed beside `war`, which then serves as the probe at
         # userapp.PROBE_ROOT instead of at "/".
@@ -63,6 +65,7 @@ class AppServer(LabServer):
         self.war = Path(war)
         self.deploy = deploy  # False: a domain for Arquillian, which deploys the WAR itself
         self.jvm_options = list(jvm_options)
+        self.domain_libs = [Path(jar) for jar in domain_libs]  # jars the WAR needs on the server's class path
         self.java_home = java_home or find_java_home()
         self.admin_password_file = admin_password_file
         self.given_password = read_password_file(admin_password_file) if admin_password_file else None
@@ -126,6 +129,7 @@ class AppServer(LabServer):
         self.run_dir.mkdir(parents=True, exist_ok=True)
         asadmin = self._prepare_domain()
         self._place_pool_jar()
+        self._place_domain_libs()
         if self._applied() == self._fingerprint():
             return  # domain.xml and every input as the last configuration left them
         self._boot(wait_for_app=False, log_name="configure.log")
@@ -210,6 +214,18 @@ class AppServer(LabServer):
         else:
             # Platform modes run without it, so a leftover classname could not silently load it.
             jar.unlink(missing_ok=True)
+
+    def _place_domain_libs(self):
+        """The WAR's server-side jars (e.g. a JDBC driver) in the domain's lib folder, under a lab
+        prefix; those an earlier run placed for another WAR go, so each WAR sees only its own."""
+        lib = self.domain.dir / "lib"
+        lib.mkdir(parents=True, exist_ok=True)
+        wanted = {DOMAIN_LIB_PREFIX + jar.name: jar for jar in self.domain_libs}
+        for placed in lib.glob(DOMAIN_LIB_PREFIX + "*"):
+            if placed.name not in wanted:
+                placed.unlink()
+        for name, jar in wanted.items():
+            shutil.copyfile(jar, lib / name)
 
     def _configuration_commands(self):
         """Everything `./lab run` applies: settings, JVM options, then the deployment."""

@@ -1,5 +1,5 @@
 """CargoTracker in the lab: targets per thread mode, bench scenarios for its GET pages, and
-`./lab run --app cargotracker` refusing what it cannot do. None of these start a server."""
+`./lab run --app cargotracker` refusing what it cannot do, its GlassFish domain's H2 jar. None of these start a server."""
 import base64
 import subprocess
 import sys
@@ -7,7 +7,10 @@ import sys
 import pytest
 
 from labkit import ROOT, cargotracker
+from labkit.appserver.server import DOMAIN_LIB_PREFIX
+from labkit.build import pom_property
 from labkit.errors import LabError
+from labkit.glassfish import GlassFish, GlassFishDistribution
 from labkit.bench.scenarios import all_scenarios
 from labkit.modes import PAYARA_MODES
 from labkit.targets import all_targets
@@ -25,11 +28,52 @@ def test_every_payara_mode_has_a_cargotracker_target_serving_its_war():
     assert "--addlibs" in command
 
 
-def test_lab_run_keeps_its_data_and_bench_servers_do_not():
+def test_lab_run_keeps_its_data_and_bench_servers_start_in_their_run_folder():
     kept = cargotracker.payara_micro(PAYARA_MODES["platform-4000"], 18499, keep_data=True).command()
     fresh = cargotracker.payara_micro(PAYARA_MODES["platform-4000"], 18499).command()
     assert f"-Dcargotracker.data.dir={ROOT / '.lab' / 'cargotracker-data'}" in kept
-    assert not any(part.startswith("-Dcargotracker.data.dir") for part in fresh)
+    # Always set: the data-source URL in web.xml has no default of its own. Relative to the working
+    # directory, which is the run folder each start wipes.
+    assert "-Dcargotracker.data.dir=./cargotracker-data" in fresh
+
+
+def test_the_data_source_url_is_a_system_property_both_servers_substitute():
+    web_xml = (ROOT / "cargotracker" / "src" / "main" / "webapp" / "WEB-INF" / "web.xml").read_text()
+    assert "jdbc:h2:file:${cargotracker.data.dir}/cargotracker;" in web_xml
+    assert "MPCONFIG" not in web_xml.split("<data-source>")[1]
+    # GlassFish starts its MicroProfile Config container (which does not resolve in 8.0.0-M12) for
+    # any WAR holding this file.
+    assert not (ROOT / "cargotracker" / "src" / "main" / "resources" / "META-INF"
+                / "microprofile-config.properties").exists()
+
+
+def test_glassfish_gets_the_h2_version_of_the_pom_in_its_domain_lib_and_the_kept_data(tmp_path, monkeypatch):
+    version = pom_property("h2.version")
+    monkeypatch.setattr(cargotracker, "H2_DIR", tmp_path)
+    (tmp_path / f"h2-{version}.jar").write_bytes(b"h2 driver")  # already downloaded: no Maven run
+    server = cargotracker.glassfish(PAYARA_MODES["virtual"], 19570)
+    assert server.war == cargotracker.WAR
+    assert server.domain_libs == [tmp_path / f"h2-{version}.jar"]
+    assert f"-Dcargotracker.data.dir={cargotracker.DATA_DIR}" in server.jvm_options
+    assert f"-Dcargotracker.admin.password.file={cargotracker.ADMIN_PASSWORD_FILE}" in server.jvm_options
+
+
+def test_domain_libs_replace_what_the_lab_placed_for_another_war_and_keep_the_rest(tmp_path):
+    driver = tmp_path / "h2-2.2.224.jar"
+    driver.write_bytes(b"h2 driver")
+    server = GlassFish(PAYARA_MODES["virtual"], port=19570, distribution=GlassFishDistribution("test", tmp_path / "gf"),
+                       domain_libs=(driver,), log=lambda message: None)
+    lib = server.domain.dir / "lib"
+    lib.mkdir(parents=True)
+    (lib / (DOMAIN_LIB_PREFIX + "h2-2.1.214.jar")).write_bytes(b"an older driver")
+    (lib / "someone-elses.jar").write_bytes(b"placed by hand")
+    server._place_domain_libs()
+    assert sorted(p.name for p in lib.iterdir()) == [DOMAIN_LIB_PREFIX + "h2-2.2.224.jar", "someone-elses.jar"]
+    assert (lib / (DOMAIN_LIB_PREFIX + "h2-2.2.224.jar")).read_bytes() == b"h2 driver"
+    # The loomlab WAR needs no driver: a later run for it takes the lab's jar away again.
+    GlassFish(PAYARA_MODES["virtual"], port=19570, distribution=GlassFishDistribution("test", tmp_path / "gf"),
+              log=lambda message: None)._place_domain_libs()
+    assert [p.name for p in lib.iterdir()] == ["someone-elses.jar"]
 
 
 def test_bench_scenarios_request_stateless_get_pages_on_the_cargotracker_targets():
@@ -49,7 +93,7 @@ def test_run_refuses_cargotracker_on_payara_server_with_one_line():
                              "--server", "payara-server"], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, timeout=60)
     assert result.returncode != 0
-    assert "--app cargotracker runs on Payara Micro only" in result.stderr
+    assert "--app cargotracker runs on Payara Micro and GlassFish only" in result.stderr
     assert "Traceback" not in result.stderr
 
 

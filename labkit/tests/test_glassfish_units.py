@@ -120,9 +120,3 @@ def test_bad_options_are_usage_errors(args, message):
 def test_glassfish_is_a_usage_error_for_an_unknown_server_kind_typo():
     result = _lab("run", "virtual", "--server", "glasfish")
     assert result.returncode == 2 and "invalid choice: 'glasfish'" in result.stdout
-
-
-def test_cargotracker_on_glassfish_is_refused_with_the_reason():
-    result = _lab("run", "virtual", "--app", "cargotracker", "--server", "glassfish", "--port", "19390")
-    assert result.returncode == 2
-    assert "does not deploy on GlassFish" in result.stdout and "Traceback" not in result.stdout

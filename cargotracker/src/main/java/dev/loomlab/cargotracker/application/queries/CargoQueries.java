@@ -14,10 +14,14 @@ import jakarta.transaction.Transactional;
 import java.util.List;
 import java.util.Optional;
 
-/** Read-only views for pages and the REST API; never writes, joins a transaction only if there is one. */
+/**
+ * Read-only views for pages and the REST API: never writes, yet every method runs in a transaction
+ * (REQUIRED: the caller's if it has one, else its own). A refusal such as an unknown cargo does not
+ * mark the caller's transaction for rollback.
+ */
 @ApplicationScoped
-// REQUIRED even for reads: Payara's non-transactional EntityManager can fail (NPE in EclipseLink) when used
-// after a JTA transaction in the same request; a read-only transaction is cheap and always works.
+// A transaction even for reads: Payara's non-transactional EntityManager can fail (NPE in EclipseLink) when
+// used after a JTA transaction in the same request; a read-only transaction is cheap and always works.
 @Transactional(dontRollbackOn = DomainException.class)
 public class CargoQueries {
 
@@ -27,10 +31,6 @@ public class CargoQueries {
     HandlingEventRepository events;
     @Inject
     CargoSummaries summaries;
-
-    public Optional<Cargo> find(TrackingId trackingId) {
-        return cargos.find(trackingId);
-    }
 
     public Cargo require(TrackingId trackingId) {
         return cargos.require(trackingId);

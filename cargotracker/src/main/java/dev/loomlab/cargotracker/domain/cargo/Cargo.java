@@ -2,6 +2,7 @@ package dev.loomlab.cargotracker.domain.cargo;
 
 import dev.loomlab.cargotracker.domain.handling.HandlingHistory;
 import dev.loomlab.cargotracker.domain.location.UnLocode;
+import jakarta.persistence.Basic;
 import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
 import jakarta.persistence.ElementCollection;
@@ -11,7 +12,9 @@ import jakarta.persistence.FetchType;
 import jakarta.persistence.Id;
 import jakarta.persistence.JoinColumn;
 import jakarta.persistence.OrderColumn;
+import jakarta.persistence.PostLoad;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -23,6 +26,9 @@ import java.util.Objects;
  * specification), the plan (itinerary) and where it stands (delivery). Handling events are a
  * separate aggregate that refers to the cargo by tracking id; the cargo only learns about them
  * when its delivery is derived again.
+ *
+ * <p>Places and voyages are held as value objects (converted to text columns by the persistence
+ * layer). The key stays text, as JPA converts no key, and is parsed once when the cargo is loaded.
  */
 @Entity
 @Table(name = "cargo")
@@ -32,9 +38,13 @@ public class Cargo {
     @Column(name = "tracking_id", length = 16)
     private String trackingId;
 
+    @Transient
+    private TrackingId parsedTrackingId;
+
     /** Where the customer handed the cargo over; stays when a re-route starts elsewhere. */
+    @Basic
     @Column(name = "origin", length = 5, nullable = false)
-    private String origin;
+    private UnLocode origin;
 
     @Column(name = "booked_at", nullable = false)
     private LocalDateTime bookedAt;
@@ -59,9 +69,10 @@ public class Cargo {
     }
 
     public Cargo(TrackingId trackingId, RouteSpecification routeSpecification, LocalDateTime bookedAt) {
-        this.trackingId = Objects.requireNonNull(trackingId, "trackingId").id();
+        this.parsedTrackingId = Objects.requireNonNull(trackingId, "trackingId");
+        this.trackingId = trackingId.id();
         this.routeSpecification = Objects.requireNonNull(routeSpecification, "routeSpecification");
-        this.origin = routeSpecification.origin().code();
+        this.origin = routeSpecification.origin();
         this.bookedAt = Objects.requireNonNull(bookedAt, "bookedAt");
         this.delivery = Delivery.derivedFrom(routeSpecification, Itinerary.EMPTY, HandlingHistory.EMPTY, bookedAt);
     }
@@ -83,12 +94,17 @@ public class Cargo {
         this.delivery = Delivery.derivedFrom(routeSpecification, itinerary(), history, now);
     }
 
+    @PostLoad
+    void parseKey() {
+        parsedTrackingId = new TrackingId(trackingId);
+    }
+
     public TrackingId trackingId() {
-        return new TrackingId(trackingId);
+        return parsedTrackingId;
     }
 
     public UnLocode origin() {
-        return new UnLocode(origin);
+        return origin;
     }
 
     public LocalDateTime bookedAt() {

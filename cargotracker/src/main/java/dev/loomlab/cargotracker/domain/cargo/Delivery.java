@@ -6,6 +6,7 @@ import dev.loomlab.cargotracker.domain.handling.HandlingEventType;
 import dev.loomlab.cargotracker.domain.handling.HandlingHistory;
 import dev.loomlab.cargotracker.domain.location.UnLocode;
 import dev.loomlab.cargotracker.domain.voyage.VoyageNumber;
+import jakarta.persistence.Basic;
 import jakarta.persistence.Column;
 import jakarta.persistence.Embeddable;
 import jakarta.persistence.EnumType;
@@ -42,11 +43,13 @@ public class Delivery {
     @Column(name = "last_event_type", length = 10)
     private HandlingEventType lastEventType;
 
+    @Basic
     @Column(name = "last_event_location", length = 5)
-    private String lastEventLocation;
+    private UnLocode lastEventLocation;
 
+    @Basic
     @Column(name = "last_event_voyage", length = 20)
-    private String lastEventVoyage;
+    private VoyageNumber lastEventVoyage;
 
     @Column(name = "last_event_time")
     private LocalDateTime lastEventTime;
@@ -55,11 +58,13 @@ public class Delivery {
     @Column(name = "next_activity_type", length = 10)
     private HandlingEventType nextActivityType;
 
+    @Basic
     @Column(name = "next_activity_location", length = 5)
-    private String nextActivityLocation;
+    private UnLocode nextActivityLocation;
 
+    @Basic
     @Column(name = "next_activity_voyage", length = 20)
-    private String nextActivityVoyage;
+    private VoyageNumber nextActivityVoyage;
 
     @Column(name = "calculated_at", nullable = false)
     private LocalDateTime calculatedAt;
@@ -99,16 +104,16 @@ public class Delivery {
         d.eta = onTrack ? itinerary.finalArrivalTime() : null;
         if (last != null) {
             d.lastEventType = last.type();
-            d.lastEventLocation = last.location().code();
-            d.lastEventVoyage = last.voyageIfAny().map(VoyageNumber::number).orElse(null);
+            d.lastEventLocation = last.location();
+            d.lastEventVoyage = last.voyage();
             d.lastEventTime = lastTime;
         }
         Optional<HandlingActivity> next = !onTrack ? Optional.empty()
                 : last == null ? itinerary.firstActivity() : itinerary.activityAfter(last);
         next.ifPresent(activity -> {
             d.nextActivityType = activity.type();
-            d.nextActivityLocation = activity.location().code();
-            d.nextActivityVoyage = activity.voyageIfAny().map(VoyageNumber::number).orElse(null);
+            d.nextActivityLocation = activity.location();
+            d.nextActivityVoyage = activity.voyage();
         });
         return d;
     }
@@ -141,8 +146,8 @@ public class Delivery {
     }
 
     public Optional<HandlingActivity> lastEvent() {
-        return lastEventType == null ? Optional.empty() : Optional.of(new HandlingActivity(lastEventType,
-                new UnLocode(lastEventLocation), lastEventVoyage == null ? null : new VoyageNumber(lastEventVoyage)));
+        return lastEventType == null ? Optional.empty()
+                : Optional.of(new HandlingActivity(lastEventType, lastEventLocation, lastEventVoyage));
     }
 
     public Optional<LocalDateTime> lastEventTime() {
@@ -150,7 +155,7 @@ public class Delivery {
     }
 
     public Optional<UnLocode> lastKnownLocation() {
-        return lastEvent().map(HandlingActivity::location);
+        return Optional.ofNullable(lastEventLocation);
     }
 
     /** The voyage the cargo is on right now, while it is on board. */
@@ -159,8 +164,8 @@ public class Delivery {
     }
 
     public Optional<HandlingActivity> nextExpectedActivity() {
-        return nextActivityType == null ? Optional.empty() : Optional.of(new HandlingActivity(nextActivityType,
-                new UnLocode(nextActivityLocation), nextActivityVoyage == null ? null : new VoyageNumber(nextActivityVoyage)));
+        return nextActivityType == null ? Optional.empty()
+                : Optional.of(new HandlingActivity(nextActivityType, nextActivityLocation, nextActivityVoyage));
     }
 
     public LocalDateTime calculatedAt() {

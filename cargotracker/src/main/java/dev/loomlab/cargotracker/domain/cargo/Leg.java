@@ -2,6 +2,7 @@ package dev.loomlab.cargotracker.domain.cargo;
 
 import dev.loomlab.cargotracker.domain.location.UnLocode;
 import dev.loomlab.cargotracker.domain.voyage.VoyageNumber;
+import jakarta.persistence.Basic;
 import jakarta.persistence.Column;
 import jakarta.persistence.Embeddable;
 import java.io.Serializable;
@@ -17,14 +18,17 @@ public class Leg implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
+    @Basic
     @Column(name = "voyage_number", length = 20, nullable = false)
-    private String voyageNumber;
+    private VoyageNumber voyageNumber;
 
+    @Basic
     @Column(name = "load_location", length = 5, nullable = false)
-    private String loadLocation;
+    private UnLocode loadLocation;
 
+    @Basic
     @Column(name = "unload_location", length = 5, nullable = false)
-    private String unloadLocation;
+    private UnLocode unloadLocation;
 
     @Column(name = "load_time", nullable = false)
     private LocalDateTime loadTime;
@@ -48,23 +52,23 @@ public class Leg implements Serializable {
         if (!unloadTime.isAfter(loadTime)) {
             throw new IllegalArgumentException("a leg is unloaded after it is loaded: " + loadTime + " -> " + unloadTime);
         }
-        this.voyageNumber = voyage.number();
-        this.loadLocation = load.code();
-        this.unloadLocation = unload.code();
+        this.voyageNumber = voyage;
+        this.loadLocation = load;
+        this.unloadLocation = unload;
         this.loadTime = loadTime;
         this.unloadTime = unloadTime;
     }
 
     public VoyageNumber voyage() {
-        return new VoyageNumber(voyageNumber);
+        return voyageNumber;
     }
 
     public UnLocode loadLocation() {
-        return new UnLocode(loadLocation);
+        return loadLocation;
     }
 
     public UnLocode unloadLocation() {
-        return new UnLocode(unloadLocation);
+        return unloadLocation;
     }
 
     public LocalDateTime loadTime() {

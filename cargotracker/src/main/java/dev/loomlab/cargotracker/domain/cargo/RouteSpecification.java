@@ -3,6 +3,7 @@ package dev.loomlab.cargotracker.domain.cargo;
 import dev.loomlab.cargotracker.domain.location.UnLocode;
 import dev.loomlab.cargotracker.domain.shared.DomainException;
 import dev.loomlab.cargotracker.domain.shared.Specification;
+import jakarta.persistence.Basic;
 import jakarta.persistence.Column;
 import jakarta.persistence.Embeddable;
 import java.time.LocalDate;
@@ -15,11 +16,13 @@ import java.util.Objects;
 @Embeddable
 public class RouteSpecification implements Specification<Itinerary> {
 
+    @Basic
     @Column(name = "spec_origin", length = 5, nullable = false)
-    private String origin;
+    private UnLocode origin;
 
+    @Basic
     @Column(name = "spec_destination", length = 5, nullable = false)
-    private String destination;
+    private UnLocode destination;
 
     @Column(name = "spec_arrival_deadline", nullable = false)
     private LocalDate arrivalDeadline;
@@ -37,8 +40,8 @@ public class RouteSpecification implements Specification<Itinerary> {
         if (origin.equals(destination)) {
             throw new DomainException("destination", "Origin and destination are both " + origin + ": a cargo must go somewhere.");
         }
-        this.origin = origin.code();
-        this.destination = destination.code();
+        this.origin = origin;
+        this.destination = destination;
         this.arrivalDeadline = arrivalDeadline;
     }
 
@@ -70,11 +73,11 @@ public class RouteSpecification implements Specification<Itinerary> {
     }
 
     public UnLocode origin() {
-        return new UnLocode(origin);
+        return origin;
     }
 
     public UnLocode destination() {
-        return new UnLocode(destination);
+        return destination;
     }
 
     public LocalDate arrivalDeadline() {

@@ -3,6 +3,7 @@ package dev.loomlab.cargotracker.domain.handling;
 import dev.loomlab.cargotracker.domain.cargo.TrackingId;
 import dev.loomlab.cargotracker.domain.location.UnLocode;
 import dev.loomlab.cargotracker.domain.voyage.VoyageNumber;
+import jakarta.persistence.Basic;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
@@ -29,18 +30,21 @@ public class HandlingEvent {
     @Column(name = "id", length = 36)
     private String id;
 
+    @Basic
     @Column(name = "tracking_id", length = 16, nullable = false)
-    private String trackingId;
+    private TrackingId trackingId;
 
     @Enumerated(EnumType.STRING)
     @Column(name = "event_type", length = 10, nullable = false)
     private HandlingEventType type;
 
+    @Basic
     @Column(name = "location", length = 5, nullable = false)
-    private String location;
+    private UnLocode location;
 
+    @Basic
     @Column(name = "voyage_number", length = 20)
-    private String voyageNumber;
+    private VoyageNumber voyageNumber;
 
     @Column(name = "completion_time", nullable = false)
     private LocalDateTime completionTime;
@@ -54,11 +58,11 @@ public class HandlingEvent {
 
     public HandlingEvent(TrackingId cargo, HandlingActivity activity, LocalDateTime completionTime,
                          LocalDateTime registrationTime) {
-        this.trackingId = Objects.requireNonNull(cargo, "cargo").id();
+        this.trackingId = Objects.requireNonNull(cargo, "cargo");
         Objects.requireNonNull(activity, "activity");
         this.type = activity.type();
-        this.location = activity.location().code();
-        this.voyageNumber = activity.voyageIfAny().map(VoyageNumber::number).orElse(null);
+        this.location = activity.location();
+        this.voyageNumber = activity.voyage();
         this.completionTime = Objects.requireNonNull(completionTime, "completionTime");
         this.registrationTime = Objects.requireNonNull(registrationTime, "registrationTime");
         this.id = UUID.randomUUID().toString();
@@ -69,7 +73,7 @@ public class HandlingEvent {
     }
 
     public TrackingId trackingId() {
-        return new TrackingId(trackingId);
+        return trackingId;
     }
 
     public HandlingEventType type() {
@@ -77,15 +81,15 @@ public class HandlingEvent {
     }
 
     public UnLocode location() {
-        return new UnLocode(location);
+        return location;
     }
 
     public VoyageNumber voyage() {
-        return voyageNumber == null ? null : new VoyageNumber(voyageNumber);
+        return voyageNumber;
     }
 
     public HandlingActivity activity() {
-        return new HandlingActivity(type, location(), voyage());
+        return new HandlingActivity(type, location, voyageNumber);
     }
 
     public LocalDateTime completionTime() {

@@ -3,7 +3,9 @@ package dev.loomlab.cargotracker.domain.location;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.PostLoad;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import java.util.Objects;
 
 /**
@@ -14,9 +16,13 @@ import java.util.Objects;
 @Table(name = "location")
 public class Location {
 
+    /** Text, as JPA converts no key; parsed once when the location is loaded. */
     @Id
     @Column(name = "un_locode", length = 5)
     private String unLocode;
+
+    @Transient
+    private UnLocode parsedUnLocode;
 
     @Column(nullable = false, length = 80)
     private String name;
@@ -26,15 +32,21 @@ public class Location {
     }
 
     public Location(UnLocode unLocode, String name) {
-        this.unLocode = Objects.requireNonNull(unLocode, "unLocode").code();
+        this.parsedUnLocode = Objects.requireNonNull(unLocode, "unLocode");
+        this.unLocode = unLocode.code();
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a location needs a name");
         }
         this.name = name.strip();
     }
 
+    @PostLoad
+    void parseKey() {
+        parsedUnLocode = new UnLocode(unLocode);
+    }
+
     public UnLocode unLocode() {
-        return new UnLocode(unLocode);
+        return parsedUnLocode;
     }
 
     public String name() {

@@ -1,14 +1,16 @@
 package dev.loomlab.cargotracker.domain.location;
 
 import dev.loomlab.cargotracker.domain.shared.DomainException;
+import java.io.Serializable;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
  * A United Nations location code: two letters for the country (ISO 3166) and three letters or
- * digits 2-9 for the place, e.g. NLRTM for Rotterdam.
+ * digits 2-9 for the place, e.g. NLRTM for Rotterdam. Serializable because legs that carry it wait
+ * in a page's view state.
  */
-public record UnLocode(String code) {
+public record UnLocode(String code) implements Serializable {
 
     private static final Pattern FORMAT = Pattern.compile("[A-Z]{2}[A-Z2-9]{3}");
 

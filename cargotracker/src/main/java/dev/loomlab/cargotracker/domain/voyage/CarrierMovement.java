@@ -1,6 +1,7 @@
 package dev.loomlab.cargotracker.domain.voyage;
 
 import dev.loomlab.cargotracker.domain.location.UnLocode;
+import jakarta.persistence.Basic;
 import jakarta.persistence.Column;
 import jakarta.persistence.Embeddable;
 import java.time.LocalDateTime;
@@ -10,11 +11,13 @@ import java.util.Objects;
 @Embeddable
 public class CarrierMovement {
 
+    @Basic
     @Column(name = "departure_location", length = 5, nullable = false)
-    private String departureLocation;
+    private UnLocode departureLocation;
 
+    @Basic
     @Column(name = "arrival_location", length = 5, nullable = false)
-    private String arrivalLocation;
+    private UnLocode arrivalLocation;
 
     @Column(name = "departure_time", nullable = false)
     private LocalDateTime departureTime;
@@ -37,18 +40,18 @@ public class CarrierMovement {
         if (!arrival.isAfter(departure)) {
             throw new IllegalArgumentException("a carrier movement arrives after it departs: " + departure + " -> " + arrival);
         }
-        this.departureLocation = from.code();
-        this.arrivalLocation = to.code();
+        this.departureLocation = from;
+        this.arrivalLocation = to;
         this.departureTime = departure;
         this.arrivalTime = arrival;
     }
 
     public UnLocode departureLocation() {
-        return new UnLocode(departureLocation);
+        return departureLocation;
     }
 
     public UnLocode arrivalLocation() {
-        return new UnLocode(arrivalLocation);
+        return arrivalLocation;
     }
 
     public LocalDateTime departureTime() {

@@ -8,7 +8,9 @@ import jakarta.persistence.FetchType;
 import jakarta.persistence.Id;
 import jakarta.persistence.JoinColumn;
 import jakarta.persistence.OrderColumn;
+import jakarta.persistence.PostLoad;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -18,9 +20,13 @@ import java.util.Objects;
 @Table(name = "voyage")
 public class Voyage {
 
+    /** Text, as JPA converts no key; parsed once when the voyage is loaded. */
     @Id
     @Column(name = "voyage_number", length = 20)
     private String voyageNumber;
+
+    @Transient
+    private VoyageNumber parsedVoyageNumber;
 
     @ElementCollection(fetch = FetchType.EAGER)
     @CollectionTable(name = "carrier_movement", joinColumns = @JoinColumn(name = "voyage_number"))
@@ -32,12 +38,18 @@ public class Voyage {
     }
 
     public Voyage(VoyageNumber number, Schedule schedule) {
-        this.voyageNumber = Objects.requireNonNull(number, "number").number();
+        this.parsedVoyageNumber = Objects.requireNonNull(number, "number");
+        this.voyageNumber = number.number();
         this.movements = new ArrayList<>(Objects.requireNonNull(schedule, "schedule").movements());
     }
 
+    @PostLoad
+    void parseKey() {
+        parsedVoyageNumber = new VoyageNumber(voyageNumber);
+    }
+
     public VoyageNumber voyageNumber() {
-        return new VoyageNumber(voyageNumber);
+        return parsedVoyageNumber;
     }
 
     public Schedule schedule() {

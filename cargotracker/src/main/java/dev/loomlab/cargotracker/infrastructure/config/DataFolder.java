@@ -6,7 +6,8 @@ import java.nio.file.Path;
  * Where CargoTracker keeps its files (the H2 database, uploaded CSV files): system property
  * {@code cargotracker.data.dir}, else environment variable {@code CARGOTRACKER_DATA_DIR}, else
  * {@code ./cargotracker-data} in the server's working directory. The datasource in web.xml reads
- * the same two settings, so database and uploads always land side by side.
+ * the system property only (it has no default there), so set that one to keep database and uploads
+ * side by side; the lab and the tests always do.
  */
 public final class DataFolder {
 

@@ -21,8 +21,9 @@ public class JpaHandlingEventRepository implements HandlingEventRepository {
 
     @Override
     public HandlingHistory historyOf(TrackingId cargo) {
+        // The parameter is the value object: JPA converts it like the attribute it is compared with.
         return new HandlingHistory(em.createQuery("select e from HandlingEvent e where e.trackingId = :id",
-                HandlingEvent.class).setParameter("id", cargo.id()).getResultList());
+                HandlingEvent.class).setParameter("id", cargo).getResultList());
     }
 
     @Override

@@ -34,7 +34,7 @@ public class JpaVoyageRepository implements VoyageRepository {
                         + "(m.departureLocation = :port and m.departureTime between :from and :to) or "
                         + "(m.arrivalLocation = :port and m.arrivalTime between :from and :to) "
                         + "order by v.voyageNumber", Voyage.class)
-                .setParameter("port", port.code()).setParameter("from", from).setParameter("to", to)
+                .setParameter("port", port).setParameter("from", from).setParameter("to", to)
                 .getResultList();
     }
 

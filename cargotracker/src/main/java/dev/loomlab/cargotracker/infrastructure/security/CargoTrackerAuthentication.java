@@ -104,11 +104,4 @@ public class CargoTrackerAuthentication implements HttpAuthenticationMechanism {
         int colon = decoded.indexOf(':');
         return colon < 0 ? null : new UsernamePasswordCredential(decoded.substring(0, colon), decoded.substring(colon + 1));
     }
-
-    /** Where to go after the login: a path of this application only, never another site. */
-    public static String safeNext(String next, String fallback) {
-        boolean local = next != null && next.startsWith("/") && !next.startsWith("//") && !next.contains("\\")
-                && next.chars().noneMatch(c -> c < 0x20);
-        return local ? next : fallback;
-    }
 }

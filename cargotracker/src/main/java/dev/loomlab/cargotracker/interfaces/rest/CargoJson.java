@@ -46,9 +46,9 @@ public final class CargoJson {
     }
 
     static Summary summary(CargoSummary cargo) {
-        return new Summary(cargo.trackingId(), cargo.origin(), cargo.destination(), cargo.arrivalDeadline(),
+        return new Summary(cargo.trackingId(), cargo.origin().code(), cargo.destination().code(), cargo.arrivalDeadline(),
                 cargo.routingStatus().name(), cargo.transportStatus().name(), cargo.misdirected(),
-                cargo.lastKnownLocation(), cargo.eta());
+                cargo.lastKnownLocation() == null ? null : cargo.lastKnownLocation().code(), cargo.eta());
     }
 
     static Details details(Cargo cargo, HandlingHistory history) {

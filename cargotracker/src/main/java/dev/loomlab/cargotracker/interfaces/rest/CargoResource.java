@@ -8,7 +8,6 @@ import dev.loomlab.cargotracker.domain.location.UnLocode;
 import dev.loomlab.cargotracker.domain.shared.DomainException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -30,6 +29,10 @@ import java.util.List;
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class CargoResource {
+
+    /** The answer to a booking: {@code {"trackingId":"..."}}. */
+    public record Booked(String trackingId) {
+    }
 
     @Inject
     CargoQueries queries;
@@ -57,7 +60,7 @@ public class CargoResource {
         TrackingId id = booking.bookNewCargo(UnLocode.parse(request.origin()), UnLocode.parse(request.destination()),
                 parseDate(request.arrivalDeadline()));
         return Response.created(uri.getAbsolutePathBuilder().path(id.id()).build())
-                .entity(Json.createObjectBuilder().add("trackingId", id.id()).build())
+                .entity(new Booked(id.id()))
                 .build();
     }
 

@@ -1,32 +1,30 @@
 package dev.loomlab.cargotracker.interfaces.rest;
 
-import jakarta.json.Json;
-import jakarta.json.JsonArrayBuilder;
-import jakarta.json.JsonObject;
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 
-/** The one error shape of the API: {@code {"errors":[{"field":"unLocode","message":"..."}]}}. */
+/**
+ * The one error shape of the API: {@code {"status":400,"errors":[{"field":"unLocode","message":"..."}]}}.
+ * Written by JSON-B like every other body of the API; a problem without a field has no "field".
+ */
 public final class ErrorJson {
 
-    record Problem(String field, String message) {
+    @JsonbPropertyOrder({"status", "errors"})
+    public record Body(int status, List<Problem> errors) {
+    }
+
+    @JsonbPropertyOrder({"field", "message"})
+    public record Problem(String field, String message) {
     }
 
     private ErrorJson() {
     }
 
     static Response response(Response.Status status, List<Problem> problems) {
-        JsonArrayBuilder errors = Json.createArrayBuilder();
-        for (Problem p : problems) {
-            var error = Json.createObjectBuilder();
-            if (p.field() != null) {
-                error.add("field", p.field());
-            }
-            errors.add(error.add("message", p.message()));
-        }
-        JsonObject body = Json.createObjectBuilder().add("status", status.getStatusCode()).add("errors", errors).build();
-        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(new Body(status.getStatusCode(), List.copyOf(problems))).build();
     }
 
     public static Response response(Response.Status status, String field, String message) {

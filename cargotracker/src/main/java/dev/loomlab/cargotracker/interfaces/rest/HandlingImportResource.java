@@ -1,11 +1,11 @@
 package dev.loomlab.cargotracker.interfaces.rest;
 
 import dev.loomlab.cargotracker.domain.shared.DomainException;
-import dev.loomlab.cargotracker.infrastructure.imports.HandlingImports;
-import dev.loomlab.cargotracker.infrastructure.imports.ImportReport;
+import dev.loomlab.cargotracker.interfaces.imports.HandlingImports;
+import dev.loomlab.cargotracker.interfaces.imports.ImportReport;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -32,6 +32,11 @@ import java.net.URI;
 @Produces(MediaType.APPLICATION_JSON)
 public class HandlingImportResource {
 
+    /** The answer to an upload: the import's id and where its report is. */
+    @JsonbPropertyOrder({"importId", "report"})
+    public record Started(String importId, String report) {
+    }
+
     @Inject
     HandlingImports imports;
 
@@ -42,12 +47,7 @@ public class HandlingImportResource {
         byte[] content = body.readNBytes(HandlingImports.MAX_BYTES + 1);
         String importId = imports.start(content);
         URI report = uri.getAbsolutePathBuilder().path(importId).build();
-        return Response.accepted(Json.createObjectBuilder()
-                        .add("importId", importId)
-                        .add("report", report.toString())
-                        .build())
-                .location(report)
-                .build();
+        return Response.accepted(new Started(importId, report.toString())).location(report).build();
     }
 
     @GET

@@ -6,7 +6,7 @@ import dev.loomlab.cargotracker.application.handling.HandlingReportParser;
 import dev.loomlab.cargotracker.domain.handling.HandlingEvent;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -24,6 +24,11 @@ import jakarta.ws.rs.core.Response;
 @RequestScoped
 public class HandlingReportResource {
 
+    /** The answer to a report: the stored event's id, its cargo and type. */
+    @JsonbPropertyOrder({"eventId", "trackingId", "eventType"})
+    public record Accepted(String eventId, String trackingId, String eventType) {
+    }
+
     @Inject
     HandlingEventService handling;
 
@@ -35,10 +40,6 @@ public class HandlingReportResource {
         HandlingReport report = HandlingReportParser.parse(json.completionTime, json.trackingId, json.eventType,
                 json.unLocode, json.voyageNumber);
         HandlingEvent event = handling.register(report);
-        return Response.accepted(Json.createObjectBuilder()
-                .add("eventId", event.id())
-                .add("trackingId", event.trackingId().id())
-                .add("eventType", event.type().name())
-                .build()).build();
+        return Response.accepted(new Accepted(event.id(), event.trackingId().id(), event.type().name())).build();
     }
 }

@@ -1,7 +1,5 @@
 package dev.loomlab.cargotracker.interfaces.rest;
 
-import jakarta.json.bind.JsonbException;
-import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.NoContentException;
 import jakarta.ws.rs.core.Response;
@@ -11,60 +9,45 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Everything else, in the API's error shape: unreadable JSON is the client's 400, JAX-RS's own
+ * Everything else, in the API's error shape: an unreadable body is the client's 400, JAX-RS's own
  * answers (404 for unknown paths, 415, ...) keep their status, and a bug is a 500 with its details
- * in the server log, never in the response.
+ * in the server log, never in the response. Decided by exception type alone: a body that could not
+ * be read carries {@link UnreadableBodyException}; the same JSON-B failure while writing our answer
+ * does not, and is a 500.
  */
 @Provider
 public class UnexpectedErrorMapper implements ExceptionMapper<Exception> {
 
     private static final Logger LOG = Logger.getLogger(UnexpectedErrorMapper.class.getName());
 
+    /** What the client is told. */
+    record Answer(Response.Status status, String field, String message) {
+    }
+
     @Override
     public Response toResponse(Exception e) {
-        if (isUnreadableBody(e)) {
-            return ErrorJson.response(Response.Status.BAD_REQUEST, "body", "The request body is not valid JSON for this "
+        Answer answer = answerFor(e);
+        if (answer.status() == Response.Status.INTERNAL_SERVER_ERROR) {
+            LOG.log(Level.SEVERE, "Unexpected error in the REST API", e);
+        }
+        return ErrorJson.response(answer.status(), answer.field(), answer.message());
+    }
+
+    static Answer answerFor(Exception e) {
+        if (hasCause(e, UnreadableBodyException.class)) {
+            return new Answer(Response.Status.BAD_REQUEST, "body", "The request body is not valid JSON for this "
                     + "endpoint: " + rootMessage(e));
         }
         if (hasCause(e, NoContentException.class)) {
-            return ErrorJson.response(Response.Status.BAD_REQUEST, "body", "A request body is required.");
+            return new Answer(Response.Status.BAD_REQUEST, "body", "A request body is required.");
         }
         if (e instanceof WebApplicationException web) {
             Response.Status status = Response.Status.fromStatusCode(web.getResponse().getStatus());
-            return ErrorJson.response(status == null ? Response.Status.BAD_REQUEST : status, null,
+            return new Answer(status == null ? Response.Status.BAD_REQUEST : status, null,
                     web.getMessage() == null ? "HTTP " + web.getResponse().getStatus() : web.getMessage());
         }
-        LOG.log(Level.SEVERE, "Unexpected error in the REST API", e);
-        return ErrorJson.response(Response.Status.INTERNAL_SERVER_ERROR, null,
+        return new Answer(Response.Status.INTERNAL_SERVER_ERROR, null,
                 "Unexpected server error (" + e.getClass().getSimpleName() + "); see the server log.");
-    }
-
-    /** A JSON problem while reading the request, not while writing our answer. */
-    private static boolean isUnreadableBody(Throwable e) {
-        if (happenedWhileWriting(e)) {
-            return false;
-        }
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof JsonbException || cause instanceof jakarta.json.JsonException
-                    || (cause instanceof ProcessingException && cause != e)) {
-                return true;
-            }
-        }
-        return e instanceof ProcessingException;
-    }
-
-    private static boolean happenedWhileWriting(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            for (StackTraceElement frame : cause.getStackTrace()) {
-                if (frame.getMethodName().equals("writeTo")) {
-                    return true;
-                }
-                if (frame.getMethodName().equals("readFrom")) {
-                    return false;
-                }
-            }
-        }
-        return false;
     }
 
     private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {

@@ -21,15 +21,4 @@ class CargoTrackerAuthenticationTest {
         assertNull(CargoTrackerAuthentication.basicCredential(basic("no-colon")));
         assertNull(CargoTrackerAuthentication.basicCredential("%%% not base64"));
     }
-
-    @Test
-    void afterTheLoginOnlyAPathOfThisApplicationIsFollowed() {
-        String fallback = "/admin/dashboard.xhtml";
-        assertEquals("/admin/cargo.xhtml?trackingId=LOOM0004",
-                CargoTrackerAuthentication.safeNext("/admin/cargo.xhtml?trackingId=LOOM0004", fallback));
-        for (String elsewhere : new String[]{null, "", "https://evil.example/", "//evil.example/x", "/\\evil.example",
-                "admin/x", "/a\r\nSet-Cookie: x=1"}) {
-            assertEquals(fallback, CargoTrackerAuthentication.safeNext(elsewhere, fallback), String.valueOf(elsewhere));
-        }
-    }
 }

@@ -1,6 +1,5 @@
 package dev.loomlab.cargotracker.interfaces.web.login;
 
-import dev.loomlab.cargotracker.infrastructure.security.CargoTrackerAuthentication;
 import dev.loomlab.cargotracker.interfaces.web.Messages;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.faces.context.ExternalContext;
@@ -38,10 +37,17 @@ public class LoginPage {
                         .credential(new UsernamePasswordCredential(user == null ? "" : user, password == null ? "" : password)));
         switch (status) {
             case SUCCESS -> external.redirect(external.getRequestContextPath()
-                    + CargoTrackerAuthentication.safeNext(next, AFTER_LOGIN));
+                    + safeNext(next, AFTER_LOGIN));
             case SEND_CONTINUE -> faces.responseComplete();
             default -> Messages.error("Wrong user or password.");
         }
+    }
+
+    /** Where to go after the login: a path of this application only, never another site. */
+    static String safeNext(String next, String fallback) {
+        boolean local = next != null && next.startsWith("/") && !next.startsWith("//") && !next.contains("\\")
+                && next.chars().noneMatch(c -> c < 0x20);
+        return local ? next : fallback;
     }
 
     public String getUser() { return user; }

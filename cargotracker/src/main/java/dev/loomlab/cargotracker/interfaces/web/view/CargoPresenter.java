@@ -76,15 +76,16 @@ public class CargoPresenter {
     /** A list row: the columns of a cargo list, without itinerary or history. */
     public CargoView row(CargoSummary c) {
         boolean routed = c.routingStatus() == RoutingStatus.ROUTED;
-        UnLocode last = c.lastKnownLocation() == null ? null : new UnLocode(c.lastKnownLocation());
-        return new CargoView(c.trackingId(), place(new UnLocode(c.origin())), place(new UnLocode(c.destination())),
+        UnLocode last = c.lastKnownLocation();
+        String voyage = c.currentVoyage() == null ? null : c.currentVoyage().number();
+        return new CargoView(c.trackingId(), place(c.origin()), place(c.destination()),
                 c.arrivalDeadline().format(DAY), time(c.bookedAt()), c.routingStatus().label(),
                 c.routingStatus().name().toLowerCase(Locale.ROOT).replace('_', '-'), c.transportStatus().label(),
-                headline(c.transportStatus(), c.unloadedAtDestination(), last, c.currentVoyage() == null ? "" : c.currentVoyage()),
+                headline(c.transportStatus(), c.unloadedAtDestination(), last, voyage == null ? "" : voyage),
                 c.misdirected(), routed, c.transportStatus() == TransportStatus.CLAIMED, c.unloadedAtDestination(),
                 c.transportStatus() == TransportStatus.NOT_RECEIVED || c.transportStatus() == TransportStatus.IN_PORT,
                 c.eta() == null ? (c.misdirected() ? "Unknown until re-routed" : "—") : time(c.eta()),
-                "—", last == null ? "—" : place(last), c.currentVoyage() == null ? "—" : c.currentVoyage(),
+                "—", last == null ? "—" : place(last), voyage == null ? "—" : voyage,
                 List.of(), List.of());
     }
 

@@ -1,4 +1,4 @@
-package dev.loomlab.cargotracker.infrastructure.imports;
+package dev.loomlab.cargotracker.application.imports;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -32,13 +32,13 @@ public class HandlingImport {
         // for JPA
     }
 
-    HandlingImport(UUID id, String filePath, LocalDateTime uploadedAt) {
+    public HandlingImport(UUID id, String filePath, LocalDateTime uploadedAt) {
         this.id = id.toString();
         this.filePath = filePath;
         this.uploadedAt = uploadedAt;
     }
 
-    void startedAs(long executionId) {
+    public void startedAs(long executionId) {
         this.executionId = executionId;
     }
 
@@ -48,9 +48,5 @@ public class HandlingImport {
 
     public long executionId() {
         return executionId;
-    }
-
-    public LocalDateTime uploadedAt() {
-        return uploadedAt;
     }
 }

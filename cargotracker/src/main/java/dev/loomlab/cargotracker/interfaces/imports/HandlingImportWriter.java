@@ -1,13 +1,13 @@
-package dev.loomlab.cargotracker.infrastructure.imports;
+package dev.loomlab.cargotracker.interfaces.imports;
 
 import dev.loomlab.cargotracker.application.handling.HandlingEventService;
-import jakarta.batch.api.chunk.AbstractItemWriter;
+import dev.loomlab.cargotracker.application.imports.ImportLog;
+import dev.loomlab.cargotracker.application.imports.ImportedLine;
 import jakarta.batch.api.BatchProperty;
+import jakarta.batch.api.chunk.AbstractItemWriter;
 import jakarta.enterprise.context.Dependent;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import java.util.List;
 
 /**
@@ -23,18 +23,19 @@ public class HandlingImportWriter extends AbstractItemWriter {
     @Inject
     @BatchProperty(name = "importId")
     String importId;
-    @PersistenceContext(unitName = "cargotracker")
-    EntityManager em;
+    @Inject
+    ImportLog log;
 
     @Override
     public void writeItems(List<Object> items) {
         for (Object item : items) {
             CheckedLine checked = (CheckedLine) item;
+            CsvLine line = checked.line();
             if (checked.isAccepted()) {
                 handling.register(checked.report());
-                em.persist(ImportedLine.accepted(importId, checked.line()));
+                log.recordLine(ImportedLine.accepted(importId, line.number(), line.text()));
             } else {
-                em.persist(ImportedLine.rejected(importId, checked.line(), checked.problem()));
+                log.recordLine(ImportedLine.rejected(importId, line.number(), line.text(), checked.problem()));
             }
         }
     }

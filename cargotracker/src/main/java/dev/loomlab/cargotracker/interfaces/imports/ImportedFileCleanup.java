@@ -1,5 +1,6 @@
-package dev.loomlab.cargotracker.infrastructure.imports;
+package dev.loomlab.cargotracker.interfaces.imports;
 
+import dev.loomlab.cargotracker.application.imports.ImportFiles;
 import jakarta.batch.api.BatchProperty;
 import jakarta.batch.api.listener.AbstractJobListener;
 import jakarta.enterprise.context.Dependent;
@@ -14,9 +15,11 @@ public class ImportedFileCleanup extends AbstractJobListener {
     @Inject
     @BatchProperty(name = "file")
     String file;
+    @Inject
+    ImportFiles files;
 
     @Override
     public void afterJob() {
-        HandlingImports.deleteProcessedFile(file);
+        files.delete(file);
     }
 }

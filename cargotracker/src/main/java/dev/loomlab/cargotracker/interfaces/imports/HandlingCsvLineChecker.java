@@ -1,4 +1,4 @@
-package dev.loomlab.cargotracker.infrastructure.imports;
+package dev.loomlab.cargotracker.interfaces.imports;
 
 import dev.loomlab.cargotracker.application.handling.HandlingEventService;
 import dev.loomlab.cargotracker.application.handling.HandlingReport;

@@ -1,4 +1,4 @@
-package dev.loomlab.cargotracker.infrastructure.imports;
+package dev.loomlab.cargotracker.application.imports;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -45,29 +45,30 @@ public class ImportedLine {
         // for JPA
     }
 
-    private ImportedLine(String importId, CsvLine line, Outcome outcome, String message) {
+    private ImportedLine(String importId, int lineNumber, String text, Outcome outcome, String message) {
         this.id = UUID.randomUUID().toString();
         this.importId = importId;
-        this.lineNumber = line.number();
+        this.lineNumber = lineNumber;
         this.outcome = outcome;
-        this.message = message == null ? null : HandlingCsvFormat.abbreviate(message, MAX_MESSAGE);
-        this.rawLine = HandlingCsvFormat.abbreviate(line.text(), MAX_TEXT);
+        this.message = message == null ? null : abbreviate(message, MAX_MESSAGE);
+        this.rawLine = abbreviate(text, MAX_TEXT);
     }
 
-    static ImportedLine accepted(String importId, CsvLine line) {
-        return new ImportedLine(importId, line, Outcome.ACCEPTED, null);
+    public static ImportedLine accepted(String importId, int lineNumber, String text) {
+        return new ImportedLine(importId, lineNumber, text, Outcome.ACCEPTED, null);
     }
 
-    static ImportedLine rejected(String importId, CsvLine line, String reason) {
-        return new ImportedLine(importId, line, Outcome.REJECTED, reason);
+    public static ImportedLine rejected(String importId, int lineNumber, String text, String reason) {
+        return new ImportedLine(importId, lineNumber, text, Outcome.REJECTED, reason);
+    }
+
+    /** The text cut to {@code max} characters, "..." marking the cut: how long texts are kept and quoted. */
+    public static String abbreviate(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max - 3) + "...";
     }
 
     public int lineNumber() {
         return lineNumber;
-    }
-
-    public Outcome outcome() {
-        return outcome;
     }
 
     public String message() {

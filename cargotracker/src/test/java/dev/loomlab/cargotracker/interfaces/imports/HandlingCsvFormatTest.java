@@ -1,4 +1,4 @@
-package dev.loomlab.cargotracker.infrastructure.imports;
+package dev.loomlab.cargotracker.interfaces.imports;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;

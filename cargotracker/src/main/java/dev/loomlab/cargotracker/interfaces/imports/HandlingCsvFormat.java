@@ -1,7 +1,8 @@
-package dev.loomlab.cargotracker.infrastructure.imports;
+package dev.loomlab.cargotracker.interfaces.imports;
 
 import dev.loomlab.cargotracker.application.handling.HandlingReport;
 import dev.loomlab.cargotracker.application.handling.HandlingReportParser;
+import dev.loomlab.cargotracker.application.imports.ImportedLine;
 import dev.loomlab.cargotracker.domain.shared.DomainException;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +30,7 @@ public final class HandlingCsvFormat {
         List<String> names = Arrays.stream(header.split(",", -1)).map(String::strip).toList();
         if (!names.equals(COLUMNS)) {
             throw new DomainException("file", "The first line must be the header '" + HEADER + "', found '"
-                    + abbreviate(header, 80) + "'.");
+                    + ImportedLine.abbreviate(header, 80) + "'.");
         }
     }
 
@@ -59,9 +60,5 @@ public final class HandlingCsvFormat {
                     + HEADER + "), found " + fields.length + ".");
         }
         return HandlingReportParser.parse(fields[0], fields[1], fields[2], fields[3], fields.length == 5 ? fields[4] : null);
-    }
-
-    static String abbreviate(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max - 3) + "...";
     }
 }

@@ -1,23 +1,22 @@
-package dev.loomlab.cargotracker.infrastructure.imports;
+package dev.loomlab.cargotracker.interfaces.imports;
 
 import dev.loomlab.cargotracker.application.Clocks;
+import dev.loomlab.cargotracker.application.imports.HandlingImport;
+import dev.loomlab.cargotracker.application.imports.ImportFiles;
+import dev.loomlab.cargotracker.application.imports.ImportLog;
+import dev.loomlab.cargotracker.application.imports.ImportedLine;
 import dev.loomlab.cargotracker.domain.shared.DomainException;
 import dev.loomlab.cargotracker.domain.shared.NotFoundException;
-import dev.loomlab.cargotracker.infrastructure.config.DataFolder;
 import jakarta.batch.operations.JobOperator;
 import jakarta.batch.operations.NoSuchJobExecutionException;
 import jakarta.batch.runtime.BatchRuntime;
 import jakarta.batch.runtime.JobExecution;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Properties;
@@ -26,7 +25,9 @@ import java.util.UUID;
 /**
  * Starts CSV imports of handling events and reports on them. A file that is not our CSV at all
  * (empty, not text, wrong header, no event lines) is refused at once and nothing is stored; a file
- * that is ours is imported by the {@code handling-import} batch job, line by line.
+ * that is ours is imported by the {@code handling-import} batch job, line by line. The job's steps
+ * (reader, checker, writer) are the rest of this package; each line goes through the application's
+ * {@code HandlingEventService} like a report from any other door.
  */
 @ApplicationScoped
 public class HandlingImports {
@@ -40,12 +41,15 @@ public class HandlingImports {
     public static final int MAX_PAGE = 1_000;
 
     @Inject
-    HandlingImportLog log;
+    ImportLog log;
+    @Inject
+    ImportFiles files;
     @Inject
     Clock clock;
 
     /**
-     * Checks the file, keeps it in the data folder and starts the job; returns the import's id.
+     * Checks the file, keeps it until its job has read it ({@link ImportFiles}) and starts the job; returns
+     * the import's id.
      * Deliberately not transactional: the job runs its own chunk transactions on another thread,
      * and Payara refuses them when the job is started from inside a transactional method.
      */
@@ -55,10 +59,10 @@ public class HandlingImports {
         HandlingCsvFormat.requireHeader(lines[0]);
         HandlingCsvFormat.requireEventLines(lines, MAX_LINES);
         UUID id = UUID.randomUUID();
-        Path file = store(id, content);
-        HandlingImport upload = new HandlingImport(id, file.toString(), Clocks.now(clock));
+        String file = files.keep(id.toString(), content);
+        HandlingImport upload = new HandlingImport(id, file, Clocks.now(clock));
         Properties parameters = new Properties();
-        parameters.setProperty("file", file.toString());
+        parameters.setProperty("file", file);
         parameters.setProperty("importId", id.toString());
         upload.startedAs(jobOperator().start(JOB, parameters));
         log.record(upload);
@@ -82,15 +86,6 @@ public class HandlingImports {
                 .toList();
         return new ImportReport(importId, upload.executionId(), status(upload), (int) accepted, (int) rejected,
                 offset, limit, page);
-    }
-
-    /** Deletes the uploaded file once its job has ended: the stored lines are the record. */
-    public static void deleteProcessedFile(String file) {
-        try {
-            Files.deleteIfExists(Path.of(file));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete the imported file " + file, e);
-        }
     }
 
     /** The job's batch status while the server that ran it is up; the repository is in memory. */
@@ -121,15 +116,6 @@ public class HandlingImports {
                     .decode(ByteBuffer.wrap(content)).toString();
         } catch (CharacterCodingException e) {
             throw new DomainException("file", "The file is not UTF-8 text: send a CSV file.");
-        }
-    }
-
-    private static Path store(UUID id, byte[] content) {
-        try {
-            Path folder = Files.createDirectories(DataFolder.path().resolve("imports"));
-            return Files.write(folder.resolve(id + ".csv"), content);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot keep the uploaded file in " + DataFolder.path(), e);
         }
     }
 
