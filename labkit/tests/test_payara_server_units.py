@@ -128,7 +128,7 @@ def test_generated_passwords_differ_and_are_long():
 
 def test_jvm_option_colons_are_escaped_once_inside_quotes_for_a_multimode_file():
     # The form both servers accept (a doubled escape inside quotes was split at the colon).
-    assert jvm_option_argument("-Xlog:gc:file=x") == "'-Xlog\:gc\:file=x'"
+    assert jvm_option_argument("-Xlog:gc:file=x") == r"'-Xlog\:gc\:file=x'"
     assert jvm_option_argument("-Xmx2g") == "'-Xmx2g'"
     with pytest.raises(UsageError):
         jvm_option_argument("-Dname='x'")
