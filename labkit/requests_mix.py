@@ -226,28 +226,37 @@ def mix_from_arguments(args):
 
 # ---- the check before the load ---------------------------------------------------------------------
 
+def send_once(base_url, method, path, body=None, headers=(), timeout=65):
+    """One request before the load, on its own connection: (status, reason, answer bytes, the whole
+    answer's size on the wire, status line and headers included). A LabError when it cannot be sent."""
+    parts = urlsplit(base_url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+    request_headers = {name.strip(): value.strip() for name, value in (h.split(":", 1) for h in headers)}
+    try:
+        connection.request(method, path, body=body, headers=request_headers)
+        response = connection.getresponse()
+        answer = response.read()
+    except OSError as e:
+        raise LabError(f"{method} {path} failed before the load started: {e}") from None
+    finally:
+        connection.close()
+    header_bytes = sum(len(k) + len(v) + 4 for k, v in response.getheaders())
+    size = len(f"HTTP/1.1 {response.status} {response.reason}\r\n") + header_bytes + 2 + len(answer)
+    return response.status, response.reason, answer, size
+
+
 def check_answers(base_url, mix, timeout=65):
     """Sends each request of the mix once; a LabError showing the status and the answer's first lines
     when one does not answer 2xx. Returns {str(request): size of the whole answer in bytes}."""
-    parts = urlsplit(base_url)
     sizes = {}
     for request in mix.requests:
-        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-        headers = {name.strip(): value.strip() for name, value in (h.split(":", 1) for h in request.headers_with_type)}
-        try:
-            connection.request(request.method, request.path, body=request.body, headers=headers)
-            response = connection.getresponse()
-            answer = response.read()
-        except OSError as e:
-            raise LabError(f"{request} failed before the load started: {e}") from None
-        finally:
-            connection.close()
-        if not 200 <= response.status < 300:
+        status, reason, answer, size = send_once(base_url, request.method, request.path, request.body,
+                                                 request.headers_with_type, timeout)
+        if not 200 <= status < 300:
             shown = "\n".join(answer.decode(errors="replace").splitlines()[:SHOWN_LINES])
-            raise LabError(f"{request} answered {response.status} {response.reason} before the load started "
+            raise LabError(f"{request} answered {status} {reason} before the load started "
                            f"(every request must answer 2xx); its first lines:\n{shown}")
-        header_bytes = sum(len(k) + len(v) + 4 for k, v in response.getheaders())
-        sizes[str(request)] = len(f"HTTP/1.1 {response.status} {response.reason}\r\n") + header_bytes + 2 + len(answer)
+        sizes[str(request)] = size
     return sizes
 
 

@@ -15,7 +15,6 @@ Nothing here knows a tool, a target or a scenario by name: drivers, targets and 
 from their registries. Every process started here is stopped in a `finally`, so Ctrl-C (a
 KeyboardInterrupt) leaves no load tool and no server behind; finished points are already stored.
 """
-import http.client
 import json
 import math
 import resource
@@ -26,7 +25,6 @@ from contextlib import nullcontext
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from ..carriers import carrier_options
 from ..errors import LabError
@@ -43,7 +41,7 @@ from .results import (SCHEMA, derive, flags, little_ceiling, portable, summarize
 from .sampler import WindowSampler, process_running, summarize, summarize_window, write_samples_csv
 from .threaddump import capture as capture_thread_dump
 from .watchdog import Watchdog, stall_after_s
-from ..requests_mix import check_answers, mean_answer_bytes
+from ..requests_mix import check_answers, mean_answer_bytes, send_once
 from ..userapp import mode_proof
 
 # A load tool gets its duration plus its timeout plus this before it is stopped as hung.
@@ -97,25 +95,16 @@ def measured_resources(spec, samples, sampler, driver_cpu_s):
 def probe(server, path, mode, method="GET", body_file=None, headers=()):
     """One request before the load: the scenario must answer 2xx (else the whole run would only
     measure errors), and its size turns the driver's read bytes into a live req/s."""
-    parts = urlsplit(server.base_url)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=65)
     body = body_file.read_bytes() if body_file else None
-    request_headers = {name.strip(): value.strip() for name, value in (h.split(":", 1) for h in headers)}
-    if body_file:
-        request_headers["Content-Type"] = "application/json"
+    headers = [*headers, "Content-Type: application/json"] if body_file else list(headers)
     try:
-        connection.request(method, path, body=body, headers=request_headers)
-        response = connection.getresponse()
-        answer = response.read()
-    except OSError as e:
-        raise LabError(f"{mode}: {method} {path} failed before the load started: {e}") from None
-    finally:
-        connection.close()
-    if not 200 <= response.status < 300:
-        raise LabError(f"{mode}: {method} {path} answered {response.status} before the load started: "
+        status, _, answer, size = send_once(server.base_url, method, path, body, headers)
+    except LabError as e:
+        raise LabError(f"{mode}: {e}") from None
+    if not 200 <= status < 300:
+        raise LabError(f"{mode}: {method} {path} answered {status} before the load started: "
                        f"{answer[:200].decode(errors='replace')}")
-    header_bytes = sum(len(k) + len(v) + 4 for k, v in response.getheaders())
-    return len(f"HTTP/1.1 {response.status} {response.reason}\r\n") + header_bytes + 2 + len(answer)
+    return size
 
 
 def keep_log(server, out_dir, label):
