@@ -220,9 +220,12 @@ def test_a_server_left_on_the_port_by_a_killed_lab_is_stopped_before_the_port_ch
     root = f"-Dcom.sun.aas.instanceRoot={distribution.domains_dir}/loomlab-{port}-platform-4000"
     listen = (f"import socket, time; s = socket.socket(); s.bind(('127.0.0.1', {port})); s.listen(); "
               f"time.sleep(120)")
+    # Another program on the port would end the wait below before the stand-in listens (one failure).
+    assert socket.socket().connect_ex(("127.0.0.1", port)) != 0, f"port {port} is busy before the test"
     subprocess.run(["/bin/sh", "-c", f'"{sys.executable}" -c "{listen}" "{root}" >/dev/null 2>&1 &'], check=True)
-    deadline = time.monotonic() + 10
-    while socket.socket().connect_ex(("127.0.0.1", port)) != 0 and time.monotonic() < deadline:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (leftover_servers(distribution.domains_dir, port)
+                                               and socket.socket().connect_ex(("127.0.0.1", port)) == 0):
         time.sleep(0.1)
     [(pid, domain)] = leftover_servers(distribution.domains_dir, port)
     messages = []
