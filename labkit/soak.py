@@ -10,15 +10,15 @@ tool would slow down with it and hide the overload). Latency runs from each requ
 start; requests vegeta could not send on schedule are counted as failed (`other`), not dropped.
 """
 import http.client
-import json
 import shlex
+import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from .bench.drivers import DRIVERS, DriverOutputError, LoadSpec
-from .bench.results import write_json
+from .bench.results import read_json, write_json
 from .bench.runner import keep_log
 from .bench.sampler import WindowSampler, process_running, write_samples_csv
 from .errors import LabError, UsageError
@@ -70,10 +70,13 @@ def parse_capacity(text, modes, sleep_ms=None):
     capacity (per mode: the capacity found, else the highest 2xx rate measured; only figures measured
     with the same sleep when `sleep_ms` is given: capacity depends on it)."""
     path = Path(text)
-    if text.endswith(".json"):
+    if text.endswith((".json", ".json.gz")):
         if not path.is_file():
             raise UsageError(f"--capacity {text}: no such file")
-        capacity = capacity_from_results(json.loads(path.read_text()), sleep_ms)
+        try:
+            capacity = capacity_from_results(read_json(path), sleep_ms)
+        except (ValueError, OSError) as e:
+            raise UsageError(f"--capacity {text}: not a results file ({e})") from None
     elif "=" in text:
         capacity = {}
         for item in text.split(","):
@@ -84,7 +87,7 @@ def parse_capacity(text, modes, sleep_ms=None):
         capacity = {mode: value for mode in modes}
     missing = [m for m in modes if m not in capacity]
     if missing:
-        at = f" at a {sleep_ms} ms sleep" if sleep_ms is not None and text.endswith(".json") else ""
+        at = f" at a {sleep_ms} ms sleep" if sleep_ms is not None and text.endswith((".json", ".json.gz")) else ""
         raise UsageError(f"--capacity gives no rate for {', '.join(missing)}{at} (has: {', '.join(capacity) or 'none'})")
     return {m: capacity[m] for m in modes}
 
@@ -100,7 +103,8 @@ def _rate(text, what):
 
 
 def capacity_from_results(run, sleep_ms=None):
-    """mode -> req/s from a results.json: a capacity run's summary, else the best 2xx rate of a bench."""
+    """mode -> req/s from a results.json: a capacity run's summary, else the best 2xx rate of a bench
+    (the median of a point's repeats)."""
     def same_sleep(record):
         return sleep_ms is None or (record.get("sleep_min_ms"), record.get("sleep_max_ms")) == (sleep_ms, sleep_ms)
     found = {}
@@ -112,10 +116,21 @@ def capacity_from_results(run, sleep_ms=None):
             found[row["mode"]] = max(found.get(row["mode"], 0), float(value))
     if found:
         return found
+    # A bench: per target, its best point, each point the median of its repeats (one lucky repeat
+    # does not set the load). Targets are named without their --heap suffix, so a bench that ran a
+    # target at several heaps gives no single rate for it.
+    repeats, heaps = {}, {}
     for point in run.get("points") or []:
         ok_rps = (point.get("load") or {}).get("ok_rps")
         if ok_rps and same_sleep(point):
-            found[point["mode"]] = max(found.get(point["mode"], 0), float(ok_rps))
+            target = point.get("target") or point["mode"]
+            heaps.setdefault(target, set()).add(point.get("heap"))
+            key = (target, point.get("heap"), point.get("driver"), point.get("scenario"), point.get("concurrency"),
+                   point.get("rate"))
+            repeats.setdefault(key, []).append(float(ok_rps))
+    for (target, *_), rates in repeats.items():
+        if len(heaps[target]) == 1:
+            found[target] = max(found.get(target, 0), statistics.median(rates))
     return found
 
 

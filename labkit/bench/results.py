@@ -3,6 +3,7 @@
 The schema of both files is described in RESULTS-SCHEMA.md beside this module.
 """
 import csv
+import gzip
 import json
 from pathlib import Path
 
@@ -202,6 +203,13 @@ def _merge_latency(row, members):
 
 def write_json(path, run):
     Path(path).write_text(json.dumps(run, indent=2) + "\n")
+
+
+def read_json(path):
+    """A results file as written (results.json) or as committed under docs/results/ (results.json.gz)."""
+    path = Path(path)
+    raw = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
+    return json.loads(raw)
 
 
 def portable(value, out_dir, root=None):

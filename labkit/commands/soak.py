@@ -24,7 +24,7 @@ def register(subparsers):
                     "whether a fresh request is answered within 1 s afterwards.")
     p.add_argument("--modes", required=True, help="comma-separated targets (as ./lab bench --modes)")
     p.add_argument("--capacity", required=True, metavar="RPS|MODE=RPS,...|results.json",
-                   help="what each target sustained: one rate for all, one per mode, or a results.json "
+                   help="what each target sustained: one rate for all, one per mode, or a results.json(.gz) "
                         "of ./lab bench (highest 2xx rate) or ./lab capacity (capacity found)")
     p.add_argument("--factor", type=positive_number("--factor"), default=2.0, help="load = factor x capacity (default 2)")
     p.add_argument("--load", type=whole_number(1, 3600, "--load", unit="whole seconds"), default="60", metavar="S", help="overload seconds (60)")

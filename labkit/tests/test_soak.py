@@ -1,5 +1,6 @@
 """./lab soak: the checks from made-up samples, capacity input, and short real runs: a baseline
 that survives, and a server that dies under the load (the crash must be reported, not hidden)."""
+import gzip
 import json
 import socket
 import subprocess
@@ -40,14 +41,27 @@ def test_threads_that_stay_up_after_the_load_are_not_back():
 def test_capacity_comes_from_a_number_a_list_or_results_json(tmp_path):
     assert soak.parse_capacity("150", ("a", "b")) == {"a": 150, "b": 150}
     assert soak.parse_capacity("a=100,b=2.5e3", ("a", "b")) == {"a": 100, "b": 2500}
-    bench = {"points": [{"mode": "a", "load": {"ok_rps": 90}, "sleep_min_ms": 100, "sleep_max_ms": 100},
-                        {"mode": "a", "load": {"ok_rps": 120}, "sleep_min_ms": 100, "sleep_max_ms": 100},
+    bench = {"points": [{"mode": "a", "concurrency": 100, "load": {"ok_rps": 90}, "sleep_min_ms": 100, "sleep_max_ms": 100},
+                        {"mode": "a", "concurrency": 1000, "load": {"ok_rps": 120}, "sleep_min_ms": 100, "sleep_max_ms": 100},
                         {"mode": "a", "load": {"ok_rps": 9000}, "sleep_min_ms": 1, "sleep_max_ms": 1},
                         {"mode": "b", "load": None, "sleep_min_ms": 100, "sleep_max_ms": 100}]}
     (tmp_path / "bench.json").write_text(json.dumps(bench))
     with pytest.raises(UsageError, match="no rate for b"):
         soak.parse_capacity(str(tmp_path / "bench.json"), ("a", "b"))
     assert soak.parse_capacity(str(tmp_path / "bench.json"), ("a",), sleep_ms=100) == {"a": 120}, "same sleep only"
+    # As committed under docs/results/: compressed.
+    (tmp_path / "results.json.gz").write_bytes(gzip.compress(json.dumps(bench).encode()))
+    assert soak.parse_capacity(str(tmp_path / "results.json.gz"), ("a",), sleep_ms=100) == {"a": 120}
+    (tmp_path / "broken.json.gz").write_bytes(b"not gzip")
+    with pytest.raises(UsageError, match="not a results file"):
+        soak.parse_capacity(str(tmp_path / "broken.json.gz"), ("a",))
+    # The median of a point's repeats, the best point; a target at one heap is named without it.
+    repeats = {"points": [{"mode": "v@4g", "target": "v", "heap": "4g", "concurrency": c, "load": {"ok_rps": r},
+                           "sleep_min_ms": 100, "sleep_max_ms": 100}
+                          for c, r in ((1000, 700), (1000, 900), (1000, 5000), (12000, 800), (12000, 850), (12000, 860))]}
+    assert soak.capacity_from_results(repeats) == {"v": 900}
+    repeats["points"].append(dict(repeats["points"][0], mode="v@1g", heap="1g"))
+    assert soak.capacity_from_results(repeats) == {}, "several heaps: no single rate"
     capacity_run = {"summary": [{"mode": "a", "capacity_rps": {"median": 800, "min": 760, "max": 820}}]}
     assert soak.capacity_from_results(capacity_run) == {"a": 800}
     for bad in ("0", "-5", "fast", "a=x"):
