@@ -18,6 +18,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .bench.drivers import DRIVERS, DriverOutputError, LoadSpec
+from .bench.histograms import latency_ms, median_spread, merged
+from .bench.plan import rotated
 from .bench.results import read_json, write_json
 from .bench.runner import keep_log
 from .bench.sampler import WindowSampler, process_running, write_samples_csv
@@ -46,6 +48,7 @@ class SoakConfig:
     timeout_s: float = 10.0
     port: int = 8080
     jvm_options: tuple = ()
+    repeats: int = 3
 
     def rate(self, mode):
         return max(1, round(self.capacity[mode] * self.factor))
@@ -58,7 +61,7 @@ class SoakConfig:
         return {"modes": list(self.modes), "capacity_rps": self.capacity, "factor": self.factor,
                 "load_s": self.load_s, "idle_s": self.idle_s, "warmup_s": self.warmup_s,
                 "sleep_ms": self.sleep_ms, "timeout_s": self.timeout_s,
-                "port": self.port, "jvm_options": list(self.jvm_options), "driver": DRIVER,
+                "port": self.port, "jvm_options": list(self.jvm_options), "driver": DRIVER, "repeats": self.repeats,
                 "near_idle": {"share": NEAR_IDLE_SHARE, "threads": NEAR_IDLE_THREADS, "rss_mb": NEAR_IDLE_RSS_MB},
                 "fresh_request_limit_s": FRESH_REQUEST_LIMIT_S}
 
@@ -136,14 +139,15 @@ def capacity_from_results(run, sleep_ms=None):
 
 # ---- one target -----------------------------------------------------------------------------------
 
-def soak_target(target, config, executable, out_dir, log=print):
+def soak_target(target, config, executable, out_dir, repeat=1, log=print):
     """Starts the target, warms it, measures idle, overloads, idles, checks; returns its record.
     The server is stopped whatever happens (Ctrl-C included)."""
-    mode = target.name
+    name = target.name
+    mode = f"{name}.r{repeat}"  # file names of this round's raw data and server log
     raw = out_dir / "raw"
     raw.mkdir(parents=True, exist_ok=True)
-    rate = config.rate(mode)
-    record = {"mode": mode, "capacity_rps": config.capacity[mode], "rate": rate}
+    rate = config.rate(name)
+    record = {"mode": name, "repeat": repeat, "capacity_rps": config.capacity[name], "rate": rate}
     server = target.start(config.port, list(config.jvm_options))
     try:
         record["pid"] = server.pid
@@ -154,7 +158,7 @@ def soak_target(target, config, executable, out_dir, log=print):
         sampler = WindowSampler(server.pid, interval=0.5).start()
         time.sleep(SETTLE_S)
         idle_samples = list(sampler.samples)
-        log(f"{mode}: {config.load_s} s at {rate} req/s ({config.factor:g} x {config.capacity[mode]:g}), "
+        log(f"{mode}: {config.load_s} s at {rate} req/s ({config.factor:g} x {config.capacity[name]:g}), "
             f"open model, then {config.idle_s} s idle")
         load_began = sampler.samples[-1].t if sampler.samples else 0.0
         load = _load(executable, url, config, rate, config.load_s, raw / f"{mode}.load", sampler)
@@ -297,11 +301,15 @@ def checks(record):
 
 def run_soak(config, targets, executable, out_dir, env, log=print):
     """Every target in turn; soak.json and report.md are rewritten after each, so Ctrl-C keeps what finished."""
-    run = {"config": config.to_dict(), "env": env, "state": "running", "targets": []}
+    run = {"config": config.to_dict(), "env": env, "state": "running", "targets": [], "order": []}
     try:
-        for name in config.modes:
-            run["targets"].append(soak_target(targets[name], config, executable, out_dir, log))
-            _write(run, out_dir)
+        for repeat in range(1, config.repeats + 1):
+            # No mode always first, or always right after the same other one.
+            order = rotated(config.modes, repeat - 1)
+            run["order"].append(list(order))
+            for name in order:
+                run["targets"].append(soak_target(targets[name], config, executable, out_dir, repeat, log))
+                _write(run, out_dir)
         run["state"] = "complete"
     except KeyboardInterrupt:
         run["state"] = "interrupted"
@@ -328,6 +336,67 @@ def _problem(check_passed):
     return {True: "no", False: "**YES**", None: "n/a"}[check_passed]
 
 
+def summarize(run):
+    """Per target, over its rounds: medians with their range, latency from the rounds' merged
+    histogram (never averaged percentiles), and how many rounds failed each check."""
+    rows = []
+    for mode in run["config"]["modes"]:
+        rounds = [t for t in run["targets"] if t["mode"] == mode]
+        if not rounds:
+            continue
+        loads = [t.get("load") or {} for t in rounds]
+        resources = [t.get("resources") or {} for t in rounds]
+
+        def back_after(kind):
+            return [(r.get(kind) or {}).get("back_after_s") for r in resources if r.get(kind)]
+        fresh = [t.get("fresh_request") or {} for t in rounds]
+        rows.append({
+            "mode": mode, "rounds": len(rounds), "rate": rounds[0]["rate"],
+            "sent_rps": median_spread([l.get("sent_rps") for l in loads]),
+            "ok_rps": median_spread([l.get("ok_rps") for l in loads]),
+            "failed": median_spread([(l.get("errors") or {}).get("total") for l in loads if l.get("errors")]),
+            "latency_ms": latency_ms(merged(l.get("latency_hdr") for l in loads)),
+            "threads_back_after_s": median_spread([b for b in back_after("threads") if b is not None]),
+            "threads_not_back": sum(b is None for b in back_after("threads")),
+            "rss_back_after_s": median_spread([b for b in back_after("rss_mb") if b is not None]),
+            "rss_not_back": sum(b is None for b in back_after("rss_mb")),
+            "fresh_worst_s": max((f["seconds"] for f in fresh if f.get("status") == 200), default=None),
+            "fresh_failed": sum(f.get("status") != 200 for f in fresh),
+            "crashed": sum((t.get("checks") or {}).get("no_crash") is False for t in rounds),
+            "oom": sum((t.get("checks") or {}).get("no_oom") is False for t in rounds),
+        })
+    return rows
+
+
+def _spread(figure, digits=1):
+    if not figure:
+        return "n/a"
+    return f"{figure['median']:,.{digits}f} [{figure['min']:,.{digits}f}–{figure['max']:,.{digits}f}]"
+
+
+def summary_table(run):
+    rows = summarize(run)
+    if not rows:
+        return []
+    lines = ["## Over the rounds", "",
+             "Median [min–max] over the rounds; latency from the rounds' merged histogram; a check's count is the "
+             "rounds that failed it.", "",
+             "| target | rounds | asked req/s | sent req/s | 2xx req/s | failed requests | latency p50 / p99 / max ms "
+             "| threads back after s (not back) | RSS back after s (not back) | fresh request: slowest ms (failed) "
+             "| crashed | OOM |",
+             "|---|---:|---:|---:|---:|---:|---|---|---|---|---:|---:|"]
+    for row in rows:
+        latency = row["latency_ms"]
+        latency_text = " / ".join(_number(latency.get(k)) for k in ("p50", "p99", "max")) if latency else "n/a"
+        fresh = f"{row['fresh_worst_s'] * 1000:.0f}" if row["fresh_worst_s"] is not None else "n/a"
+        lines.append(f"| {row['mode']} | {row['rounds']} | {row['rate']:,} | {_spread(row['sent_rps'])} "
+                     f"| {_spread(row['ok_rps'])} | {_spread(row['failed'], 0)} | {latency_text} "
+                     f"| {_spread(row['threads_back_after_s'])} ({row['threads_not_back']}) "
+                     f"| {_spread(row['rss_back_after_s'])} ({row['rss_not_back']}) | {fresh} ({row['fresh_failed']}) "
+                     f"| {row['crashed']} | {row['oom']} |")
+    return lines + [""]
+
+
 def report(run):
     config = run["config"]
     lines = [f"# Overload soak ({run['state']})", "",
@@ -339,11 +408,15 @@ def report(run):
              f"{config['timeout_s']:g} s), then {config['idle_s']} s idle, then one fresh request. "
              f"\"Back\" is the time after the load from which threads or RSS stayed within "
              f"max({NEAR_IDLE_SHARE:.0%}, {NEAR_IDLE_THREADS} threads / {NEAR_IDLE_RSS_MB} MB) of idle.", "",
-             "| target | capacity | asked → sent req/s | 2xx req/s | failed (timeout/connect/reset/non-2xx/other) "
+             "Rounds: " + "; ".join(f"{i}: {', '.join(order)}" for i, order in enumerate(run.get("order") or [], 1))
+             + " (each target on a fresh server, order rotated per round).", "",
+             *summary_table(run),
+             "## Each round", "",
+             "| target | round | capacity | asked → sent req/s | 2xx req/s | failed (timeout/connect/reset/non-2xx/other) "
              "| latency p50 / p99 / max ms "
              "| threads idle → peak → end (back after) | RSS MB idle → peak → end (back after) | fresh request "
              "| crash | OOM |",
-             "|---|---:|---:|---:|---|---|---|---|---|---|---|"]
+             "|---|---:|---:|---:|---:|---|---|---|---|---|---|---|"]
     for t in run["targets"]:
         load = t.get("load") or {}
         errors = load.get("errors") or {}
@@ -363,9 +436,10 @@ def report(run):
         fresh = t.get("fresh_request") or {}
         fresh_text = (f"{fresh.get('status')} in {fresh['seconds'] * 1000:.0f} ms" if fresh else "n/a")
         checks_ = t.get("checks") or {}
-        lines.append(f"| {t['mode']} | {t['capacity_rps']:g} | {t['rate']} → {_number(load.get('sent_rps'))} "
+        lines.append(f"| {t['mode']} | {t.get('repeat', 1)} | {t['capacity_rps']:g} | {t['rate']} → {_number(load.get('sent_rps'))} "
                      f"| {_number(load.get('ok_rps'))} | {failed} | {latency_text} | {span(threads)} | {span(rss)} | {fresh_text} "
                      f"| {_problem(checks_.get('no_crash'))} | {_problem(checks_.get('no_oom'))} |")
-    lines += ["", "Files: `soak.json` (every figure), `raw/<target>.samples.csv` (/proc every 0.5 s over "
-                  "quiet, load and idle), `raw/<target>.load.out` (the load tool), `servers/<target>.log`."]
+    lines += ["", "Files: `soak.json` (every figure, each round's latency histogram), `raw/<target>.r<round>.samples.csv` "
+                  "(/proc every 0.5 s over quiet, load and idle), `raw/<target>.r<round>.load.out` (the load tool), "
+                  "`servers/<target>.r<round>.log`."]
     return "\n".join(lines) + "\n"

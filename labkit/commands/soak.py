@@ -34,6 +34,8 @@ def register(subparsers):
     p.add_argument("--sleep", type=whole_number(0, 60000, "--sleep", unit="whole milliseconds"), default="100", metavar="MS",
                    help="the request: /api/sleep?ms=MS (100)")
     p.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S", help="request timeout of the load tool (10)")
+    p.add_argument("--repeats", type=whole_number(1, 20, "--repeats"), default="3", metavar="N",
+                   help="rounds, each target on a fresh server, order rotated per round (default 3)")
     p.add_argument("--port", default="8080", help="server port on 127.0.0.1 (8080)")
     p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT", type=single_line,
                    help="extra server JVM option, repeatable")
@@ -52,7 +54,7 @@ def _config(args):
     return SoakConfig(modes=modes, capacity=parse_capacity(args.capacity, modes, args.sleep), factor=args.factor,
                       load_s=args.load, idle_s=args.idle, warmup_s=args.warmup, sleep_ms=args.sleep,
                       timeout_s=args.timeout, port=port_number(args.port),
-                      jvm_options=tuple(args.jvm_opt)), all_targets()
+                      jvm_options=tuple(args.jvm_opt), repeats=args.repeats), all_targets()
 
 
 def run(args):

@@ -104,21 +104,29 @@ class _DyingServer:
 def test_a_server_that_dies_under_the_load_is_reported_as_crashed(tmp_path):
     executable = ensure_tools(["vegeta"])["vegeta"]
     target = Target("dies", "dies at its 40th request", None, lambda port, jvm_options=(): _DyingServer(port, tmp_path / "s.log"))
-    config = soak.SoakConfig(modes=("dies",), capacity={"dies": 25}, load_s=3, idle_s=2, warmup_s=0, port=19251)
+    config = soak.SoakConfig(modes=("dies",), capacity={"dies": 25}, load_s=3, idle_s=2, warmup_s=0, port=19251,
+                             repeats=2)
     run = soak.run_soak(config, {"dies": target}, executable, tmp_path / "out", {"command": "test"}, log=lambda m: None)
-    [record] = run["targets"]
-    assert record["checks"]["no_crash"] is False
-    assert record["fresh_request"] is None
-    assert record["load"]["errors"]["total"] > 0, "requests after the crash count as failed"
-    assert "| dies | 25 |" in (tmp_path / "out" / "report.md").read_text()
-    assert "**YES**" in (tmp_path / "out" / "report.md").read_text()
+    assert [record["repeat"] for record in run["targets"]] == [1, 2], "each round on a fresh server"
+    for record in run["targets"]:
+        assert record["checks"]["no_crash"] is False
+        assert record["fresh_request"] is None
+        assert record["load"]["errors"]["total"] > 0, "requests after the crash count as failed"
+    [row] = soak.summarize(run)
+    assert (row["rounds"], row["crashed"], row["fresh_failed"]) == (2, 2, 2)
+    assert row["failed"]["min"] > 0
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "| dies | 1 | 25 |" in report and "| dies | 2 | 25 |" in report
+    assert "| dies | 2 | 50 |" in report, "the summary row: two rounds at 50 req/s"
+    assert "**YES**" in report
+    assert (tmp_path / "out" / "servers" / "dies.r2.log").is_file()
 
 
 @pytest.mark.server
 def test_a_short_soak_of_a_baseline_survives_and_answers_afterwards(tmp_path):
     out = tmp_path / "soak"
     result = subprocess.run([sys.executable, "-m", "labkit.cli", "soak", "--modes", "jdk-virtual", "--capacity", "100",
-                             "--load", "4", "--idle", "4", "--warmup", "1", "--port", "19252", "--out", str(out)],
+                             "--load", "4", "--idle", "4", "--warmup", "1", "--repeats", "1", "--port", "19252", "--out", str(out)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
     assert result.returncode == 0, result.stdout
     run = json.loads((out / "soak.json").read_text())
@@ -129,7 +137,7 @@ def test_a_short_soak_of_a_baseline_survives_and_answers_afterwards(tmp_path):
     assert record["checks"]["fresh_request_within_1s"], record["fresh_request"]
     assert record["load"]["ok"] > 0
     assert record["resources"]["threads"]["idle"] > 0
-    assert (out / "raw" / "jdk-virtual.samples.csv").is_file() and (out / "report.md").is_file()
+    assert (out / "raw" / "jdk-virtual.r1.samples.csv").is_file() and (out / "report.md").is_file()
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -141,6 +149,7 @@ def test_a_short_soak_of_a_baseline_survives_and_answers_afterwards(tmp_path):
     (["--modes", "virtual", "--capacity", "100", "--factor", "0"], "--factor must be above 0, was 0"),
     (["--modes", "virtual", "--capacity", "100", "--timeout", "0"], "seconds must be in (0, 3600]"),
     (["--modes", "virtual", "--capacity", "100", "--jvm-opt=-Xmx1g\nx"], "must be a single line"),
+    (["--modes", "virtual", "--capacity", "100", "--repeats", "0"], "--repeats must be in 1..20"),
 ])
 def test_bad_input_gets_the_usage_line_and_exit_2(arguments, message):
     result = subprocess.run([sys.executable, "-m", "labkit.cli", "soak", *arguments], cwd=ROOT,
