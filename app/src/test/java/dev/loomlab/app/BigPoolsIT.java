@@ -39,10 +39,13 @@ class BigPoolsIT {
         int requests = 5000;
         // Two waves at most: a small pool (platform-8, the test bound of 10) would take minutes.
         assumeTrue(mode.admitsAtOnce(requests / 2), mode.name + " holds fewer than " + requests / 2);
-        LabClient client = new LabClient(base);
-        List<LabClient.Outcome> outcomes = client.burstOfSleeps(requests, 5000);
+        List<LabClient.Outcome> outcomes;
+        int peakSleeping;
+        try (LabClient client = new LabClient(base)) {
+            outcomes = client.burstOfSleeps(requests, 5000);
+            peakSleeping = client.info().getJsonObject("sleeping").getInt("peak");
+        }
         assertEquals(requests, LabClient.okCount(outcomes));
-        int peakSleeping = client.info().getJsonObject("sleeping").getInt("peak");
         if (mode.admitsAtOnce(requests)) {
             assertEquals(requests, peakSleeping, mode.name + ": all asleep at once");
         } else {

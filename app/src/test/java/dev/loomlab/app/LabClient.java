@@ -19,7 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /** The tests' view of a running lab server: JSON GETs, and bursts of concurrent sleeps. */
-final class LabClient {
+final class LabClient implements AutoCloseable {
 
     record Answer(int status, JsonObject json) {
     }
@@ -53,6 +53,17 @@ final class LabClient {
                 .POST(HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8)).build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         return new Answer(response.statusCode(), Json.createReader(new StringReader(response.body())).readObject());
+    }
+
+    /** Closes the client's connections now, so none is left for the server to close during a later test. */
+    @Override
+    public void close() {
+        http.shutdownNow();
+        try {
+            http.awaitTermination(Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     JsonObject info() throws IOException, InterruptedException {

@@ -3,6 +3,7 @@ package dev.loomlab.virtualpool;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ConcurrentHashMap;
@@ -113,16 +114,18 @@ public abstract class AbstractVirtualThreadPool extends AbstractExecutorService
         if (task == null) {
             throw new NullPointerException("task");
         }
+        Optional<GrizzlyTask> grizzly = GrizzlyTask.of(task);
         if (!lifecycle.tryEnter()) {
-            refuse(task);
-            throw new RejectedExecutionException(poolName + " is shut down");
+            refuse(grizzly, poolName + " is shut down");
+            return;
         }
-        Admission gate = admission;
+        // Closing a connection is bookkeeping, not a request: it never waits behind requests for a
+        // place, nor takes one from them.
+        Admission gate = grizzly.filter(GrizzlyTask::isClose).isPresent() ? Admission.unlimited() : admission;
         if (!gate.tryReserve()) {
             exit();
-            refuse(task);
-            throw new RejectedExecutionException(poolName + " is full: " + gate.maxConcurrent() + " running and "
-                    + gate.maxWaiting() + " waiting");
+            refuse(grizzly, poolName + " is full: " + gate.maxConcurrent() + " running and " + gate.maxWaiting() + " waiting");
+            return;
         }
         Job job = new Job(task, gate);
         notYetRunning.add(job);
@@ -134,13 +137,27 @@ public abstract class AbstractVirtualThreadPool extends AbstractExecutorService
             gate.cancel();
             metrics.startFailed();
             exit();
+            if (grizzly.isPresent()) {
+                LOG.log(Level.WARNING, poolName + " could not start a virtual thread; refused " + grizzly.get(), e);
+                grizzly.get().refuse();
+                return;
+            }
             throw new RejectedExecutionException(poolName + " could not start a virtual thread", e);
         }
     }
 
-    private void refuse(Runnable task) {
+    /**
+     * A task of Grizzly's selector is refused the way a server refuses a request (a 503, then the
+     * connection closed; see {@link GrizzlyTask#refuse}) and never by throwing into the selector;
+     * any other caller gets the {@code Executor} contract's exception.
+     */
+    private void refuse(Optional<GrizzlyTask> grizzly, String why) {
         metrics.rejected();
-        HttpRefusal.answerServiceUnavailable(task);
+        if (grizzly.isEmpty()) {
+            throw new RejectedExecutionException(why);
+        }
+        LOG.fine(() -> why + ": refused " + grizzly.get());
+        grizzly.get().refuse();
     }
 
     private void exit() {

@@ -13,8 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 abstract sealed class Admission {
 
+    private static final Admission UNLIMITED = new Unlimited();
+
     static Admission unlimited() {
-        return new Unlimited();
+        return UNLIMITED;
     }
 
     /**
