@@ -6,12 +6,30 @@
 - A warm-up runs iterations (JMH-style) until the throughput stops rising: the last
   SETTLE_ITERATIONS iterations lie within ±SETTLE_TOLERANCE of their mean, or the cap is reached
   (the warm-up is then recorded as not settled).
+- ./lab capacity's warm-up (warmup_end) also waits for the JIT: a throughput plateau while C2 is
+  still compiling the hot path is not the steady state (docs/results/capacity-harness: platform-4000
+  servers stopped by the plateau rule at 1,745-2,341 req/s after 31-86 s, where another had gone on
+  to 4,700 after 133 s), so the last iteration must also have compiled at most JIT_QUIET_PER_S
+  methods per second.
 """
 import statistics
 
 NOT_STEADY_SHARE = 0.15
 SETTLE_ITERATIONS = 3
 SETTLE_TOLERANCE = 0.05
+# The JIT counts as done when an iteration compiled at most this many methods per second
+# (sun.ci.totalCompiles). A fresh Payara compiles thousands of methods in its first minute of load,
+# and a C2 queue still being worked through adds tens per second; a JVM whose hot path is compiled
+# only recompiles now and then (a deoptimisation, a branch taken for the first time), well under one
+# per second. 2/s lies between the two with room on both sides: 10 compiles in a 5 s iteration.
+JIT_QUIET_PER_S = 2.0
+# Why a warm-up ended (warmup_end), as results.json spells it.
+WARMUP_ENDS = {
+    "steady+jit": "throughput steady and the JIT quiet",
+    "steady": "throughput steady (the JIT's compile count could not be read: the rule without it)",
+    "cap": "the cap (--warmup-max) before both were true",
+    "none": "no warm-up (--warmup-max 0)",
+}
 
 
 def series_stats(values):
@@ -41,6 +59,23 @@ def settled(throughputs, iterations=SETTLE_ITERATIONS, tolerance=SETTLE_TOLERANC
     last = throughputs[-iterations:]
     mean = statistics.fmean(last)
     return mean > 0 and all(abs(v - mean) <= tolerance * mean for v in last)
+
+
+def warmup_end(throughputs, compiles_per_s, elapsed_s, min_s, max_s, jit_quiet_per_s=JIT_QUIET_PER_S):
+    """Why a warm-up ends after its latest iteration (a WARMUP_ENDS key), or None to run another.
+
+    Steady: from min_s on, the throughputs have settled and the latest iteration compiled at most
+    jit_quiet_per_s methods per second ("steady+jit"); with no compile count (compiles_per_s None:
+    jcmd failed) settling alone ends it, as before the JIT rule ("steady"). Otherwise max_s ends it
+    ("cap")."""
+    if elapsed_s >= min_s and settled(throughputs):
+        if compiles_per_s is None:
+            return "steady"
+        if compiles_per_s <= jit_quiet_per_s:
+            return "steady+jit"
+    if elapsed_s >= max_s:
+        return "cap"
+    return None
 
 
 def per_second_from_samples(samples, response_bytes, start_t=None, end_t=None):
