@@ -149,6 +149,15 @@ def test_the_re_run_stops_once_a_window_holds_enough_collections_or_misses(tmp_p
     assert not run_window(runner)["capacity"]["passed"] and [w for w, _ in measured] == [15]
 
 
+def test_without_a_young_collection_count_a_window_counts_on_its_goal_and_is_flagged(tmp_path):
+    runner = bare_runner(tmp_path, capacity_config())
+    measured = windows_with(runner, lambda window_s: (True, None))  # JFR gave no count
+    record = run_window(runner)
+    assert [w for w, _ in measured] == [15]
+    assert record["capacity"]["passed"] and record["capacity"]["verdict"] == "met-gcs-unknown"
+    assert record["flags"] == ["gcs-unknown"] and record["capacity"]["young_gcs"] is None
+
+
 # -- the warm-up ----------------------------------------------------------------------------------
 def test_warm_up_goes_on_while_the_jit_compiles_even_with_a_steady_throughput():
     steady = [1000, 3000, 3050, 3020]
@@ -195,9 +204,9 @@ def warm_up_with(monkeypatch, tmp_path, throughputs, compile_totals, config):
 
 def test_warm_up_records_each_iterations_compiles_and_ends_when_the_jit_is_quiet(monkeypatch, tmp_path):
     result = warm_up_with(monkeypatch, tmp_path, [1000, 3000, 3050, 3020, 3040],
-                          [100, 5100, 6100, 6500, 6520, 6525], capacity_config())
-    assert [i["compiles"] for i in result["iterations"]] == [5000, 1000, 400, 20, 5]
-    assert [i["compiles_per_s"] for i in result["iterations"]] == [1000.0, 200.0, 80.0, 4.0, 1.0]
+                          [100, 5100, 6100, 6500, 6540, 6545], capacity_config())
+    assert [i["compiles"] for i in result["iterations"]] == [5000, 1000, 400, 40, 5]
+    assert [i["compiles_per_s"] for i in result["iterations"]] == [1000.0, 200.0, 80.0, 8.0, 1.0]
     assert result["ended"] == "steady+jit" and result["seconds"] == 25 and result["jit"]["error"] is None
 
 
