@@ -17,6 +17,7 @@ runner.py (the loop). Modules, in the order a run uses them:
 - watchdog.py   a probe on a connection of its own every second: a server that stops answering is stalled
 - threaddump.py the stalled server's JSON thread dump (jcmd, virtual threads included) and its likely cause
 - jfr.py        JFR recording of the server through jcmd (loomlab.jfc), read back with the JDK's jfr tool
+- perfcounters.py the JVM's performance counters (jcmd PerfCounter.print): the JIT's compile count
 - histograms.py latency histograms merged across windows, .hgrm.gz files, spreads and CI
 - results.py    point records, derived figures, medians, results.json / results.csv
 - env.py        env.json: the machine (labkit/machine.py), JDK, Payara, git and tool versions

@@ -24,6 +24,12 @@ RECORDING = "loomlab-bench"
 EVENTS = ("jdk.GarbageCollection", "jdk.GCHeapSummary", "jdk.GCHeapMemoryUsage", "jdk.VirtualThreadPinned",
           "jdk.ExecuteVMOperation")
 TOOL_TIMEOUT_S = 120
+# jdk.GarbageCollection's `name` of the collections of the young generation (G1's mixed collections
+# are G1New too: they collect it as well). G1Old (a concurrent cycle), G1Full, SerialOld, ParallelOld
+# and "ZGC Major" are not.
+YOUNG_COLLECTIONS = ("G1New", "ParallelScavenge", "DefNew", "ZGC Minor")
+# Collectors without a young generation: a window on them has no young-collection count.
+SINGLE_GENERATION = ("Z", "Shenandoah")
 # --jfr-locks: JFR's own "profile" settings use 10 ms for both (its default settings 20 ms).
 LOCK_EVENTS = {"jdk.JavaMonitorEnter": ("monitor_enter", "monitorClass"), "jdk.ThreadPark": ("park", "parkedClass")}
 LOCK_THRESHOLD = "10 ms"
@@ -117,6 +123,7 @@ def summarize_events(events, window_start, window_end):
     """GC pauses, heap use and pinned virtual threads among `events` (jfr print --json) that
     started in [window_start, window_end] (epoch seconds)."""
     gc_count, pause_total, pause_max = 0, 0.0, 0.0
+    gc_names = Counter()
     heap_used, heap_after_gc = [], []
     pinned, pinned_total = 0, 0.0
     vm_operations, vm_longest = 0, (0.0, None)
@@ -128,6 +135,7 @@ def summarize_events(events, window_start, window_end):
         kind = event["type"]
         if kind == "jdk.GarbageCollection":
             gc_count += 1
+            gc_names[values.get("name") or "?"] += 1
             pause_total += iso_duration_s(values.get("sumOfPauses"))
             pause_max = max(pause_max, iso_duration_s(values.get("longestPause")))
         elif kind == "jdk.GCHeapSummary":
@@ -148,6 +156,8 @@ def summarize_events(events, window_start, window_end):
     return {
         "available": True,
         "gc_count": gc_count,
+        "young_gc_count": young_collections(gc_names),
+        "gc_names": dict(sorted(gc_names.items())),
         "gc_pause_total_ms": round(pause_total * 1000, 3),
         "gc_pause_max_ms": round(pause_max * 1000, 3),
         "heap_used_max_mb": round(max(heap_used) / mb, 1) if heap_used else None,
@@ -159,6 +169,13 @@ def summarize_events(events, window_start, window_end):
         "vm_operation_max_ms": round(vm_longest[0] * 1000, 3),
         "vm_operation_max": vm_longest[1],
     }
+
+
+def young_collections(gc_names):
+    """Young collections among {collection name: count}; None when a single-generation collector ran."""
+    if any(name in SINGLE_GENERATION for name in gc_names):
+        return None
+    return sum(count for name, count in gc_names.items() if name in YOUNG_COLLECTIONS)
 
 
 def summarize_locks(events, window_start, window_end):

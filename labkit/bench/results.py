@@ -104,6 +104,10 @@ FLAG_MEANINGS = {
                      "measures the machine as much as the server",
     "not-steady": f"the window's per-second 2xx throughput varied or trended by more than {NOT_STEADY_SHARE:.0%} "
                   "(see `steadiness`): a warm-up still going on, a GC storm or a growing queue",
+    "few-gcs": "./lab capacity: the window met the goal with fewer young collections than --min-young-gcs even at "
+               "--max-window; it counts, but its percentile may leave out pauses of the steady state",
+    "gcs-unknown": "./lab capacity: the window's young collections could not be counted (JFR unavailable), so it "
+                   "counts on the goal alone, without the young-collection rule",
 }
 
 # Figures aggregated over repeats, as (name, path into the point record).

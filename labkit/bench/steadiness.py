@@ -6,12 +6,32 @@
 - A warm-up runs iterations (JMH-style) until the throughput stops rising: the last
   SETTLE_ITERATIONS iterations lie within ±SETTLE_TOLERANCE of their mean, or the cap is reached
   (the warm-up is then recorded as not settled).
+- ./lab capacity's warm-up (warmup_end) also waits for the JIT: a throughput plateau while C2 is
+  still compiling the hot path is not the steady state (docs/results/capacity-harness: platform-4000
+  servers stopped by the plateau rule at 1,745-2,341 req/s after 31-86 s, where another had gone on
+  to 4,700 after 133 s), so the last iteration must also have compiled at most JIT_QUIET_PER_S
+  methods per second.
 """
 import statistics
 
 NOT_STEADY_SHARE = 0.15
 SETTLE_ITERATIONS = 3
 SETTLE_TOLERANCE = 0.05
+# The JIT counts as quiet when an iteration compiled at most this many methods per second
+# (sun.ci.totalCompiles between two readings). Measured on Payara Micro `virtual` (two warm-ups at
+# c=1000, server on one CPU; docs/results/capacity-harness/pilot3-gc-jit-virtual): about 600/s in the
+# first iteration, 21-34/s on the plateau before the throughput jumped (about 1,000 to 4,100 req/s),
+# 5-10/s for half a minute after the jump, then a tail of 2-4/s for minutes with the throughput level.
+# 5/s ends a warm-up after the jump (the plateau before it is 4x above), where 2/s waited for the end
+# of the tail (one of the two warm-ups ran to the 180 s cap).
+JIT_QUIET_PER_S = 5.0
+# Why a warm-up ended (warmup_end), as results.json spells it.
+WARMUP_ENDS = {
+    "steady+jit": "throughput steady and the JIT quiet",
+    "steady": "throughput steady (the JIT's compile count could not be read: the rule without it)",
+    "cap": "the cap (--warmup-max) before both were true",
+    "none": "no warm-up (--warmup-max 0)",
+}
 
 
 def series_stats(values):
@@ -41,6 +61,23 @@ def settled(throughputs, iterations=SETTLE_ITERATIONS, tolerance=SETTLE_TOLERANC
     last = throughputs[-iterations:]
     mean = statistics.fmean(last)
     return mean > 0 and all(abs(v - mean) <= tolerance * mean for v in last)
+
+
+def warmup_end(throughputs, compiles_per_s, elapsed_s, min_s, max_s, jit_quiet_per_s=JIT_QUIET_PER_S):
+    """Why a warm-up ends after its latest iteration (a WARMUP_ENDS key), or None to run another.
+
+    Steady: from min_s on, the throughputs have settled and the latest iteration compiled at most
+    jit_quiet_per_s methods per second ("steady+jit"); with no compile count (compiles_per_s None:
+    jcmd failed) settling alone ends it, as before the JIT rule ("steady"). Otherwise max_s ends it
+    ("cap")."""
+    if elapsed_s >= min_s and settled(throughputs):
+        if compiles_per_s is None:
+            return "steady"
+        if compiles_per_s <= jit_quiet_per_s:
+            return "steady+jit"
+    if elapsed_s >= max_s:
+        return "cap"
+    return None
 
 
 def per_second_from_samples(samples, response_bytes, start_t=None, end_t=None):

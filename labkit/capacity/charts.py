@@ -6,6 +6,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
+from .summary import superseded  # noqa: E402
+
 CHARTS = {"latency_vs_load": "latency-vs-load.png", "spectrum": "percentile-spectrum.png"}
 
 
@@ -28,7 +30,8 @@ def latency_vs_load(run, path):
     for ax, (low, high, goal) in zip(axes[0], sleeps):
         for i, mode in enumerate(run["config"]["modes"]):
             points = [p for p in run["points"] if p["mode"] == mode and p["sleep_max_ms"] == high
-                      and p["sleep_min_ms"] == low and (p.get("load") or {}).get("latency_ms")]
+                      and p["sleep_min_ms"] == low and (p.get("load") or {}).get("latency_ms")
+                      and not superseded(p)]
             if not points:
                 continue
             color = colors[i % len(colors)]

@@ -3,7 +3,7 @@ import argparse
 import sys
 
 from .. import ROOT
-from ..arguments import percentage, positive_seconds, whole_number
+from ..arguments import decimal_number, percentage, positive_seconds, whole_number
 from ..bench import config as bench_options
 from ..bench.command import _raise_open_files_limit, lab_command_line, recording_end, results_folder
 from ..bench.drivers import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
@@ -71,6 +71,17 @@ def register(subparsers):
                    metavar="S", help="warm up at least this long before the stability rule may end it (default 30)")
     p.add_argument("--warmup-max", type=whole_number(0, bench_options.MAX_WARMUP_S, "--warmup-max"),
                    metavar="S", help="cap of the warm-up; 0 = no warm-up (default 180)")
+    p.add_argument("--warmup-jit-rate", type=decimal_number(0, 100_000, "--warmup-jit-rate"), metavar="PER_S",
+                   help="the warm-up ends only after an iteration in which the JIT compiled at most this many "
+                        "methods per second (sun.ci.totalCompiles, read with jcmd), besides a steady throughput "
+                        "(default 5)")
+    p.add_argument("--min-young-gcs", type=whole_number(0, 1000, "--min-young-gcs"), metavar="N",
+                   help="a window counts as meeting the goal only with at least N young collections in it (JFR); "
+                        "one that met it with fewer is measured again twice as long, up to --max-window; "
+                        "0 turns the rule off (default 2)")
+    p.add_argument("--max-window", type=whole_number(3, 600, "--max-window"), metavar="S",
+                   help="longest window of that re-run; a window this long that met the goal with fewer young "
+                        "collections counts, flagged few-gcs (default 120, or --duration when longer)")
     p.add_argument("--cooldown", type=whole_number(0, 120, "--cooldown"), metavar="S",
                    help="rest between windows, before waiting for a quiet server (default 3)")
     p.add_argument("--timeout", type=positive_seconds, metavar="S",

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..bench.config import DEFAULT_MODES, SleepSpec, sleep_spec
 from ..bench.cpus import server_jvm_options
+from ..bench.steadiness import JIT_QUIET_PER_S
 from ..errors import UsageError
 from ..targets import choices
 
@@ -66,6 +67,11 @@ DEFAULTS = {
     "warmup_iteration": 5,
     "warmup_min": 30,
     "warmup_max": 180,
+    "warmup_jit_rate": JIT_QUIET_PER_S,
+    # A window counts as meeting the goal only with this many young collections in it; one that met it
+    # with fewer is measured again twice as long, up to max_window (never below --duration).
+    "min_young_gcs": 2,
+    "max_window": 120,
     "cooldown": 3,
     "port": 8080,
     "name": "capacity",
@@ -95,6 +101,9 @@ class CapacityConfig:
     jvm_defaults: bool = True
     cpus: object = None
     name: str = "capacity"
+    warmup_jit_rate: float = JIT_QUIET_PER_S   # compiles/s the last warm-up iteration may have had
+    min_young_gcs: int = 2      # young collections a window needs to count as meeting the goal
+    max_window_s: int = 120     # a window re-run for too few of them doubles up to this
     out_dir: Path | None = None
     sample_interval_s: float = 0.5
     scenario: str = "sleep"
@@ -126,7 +135,9 @@ class CapacityConfig:
                 "duration_s": self.duration_s, "preroll_s": self.preroll_s, "repeats": self.repeats,
                 "start_rate": self.start_rate, "max_rate": self.max_rate, "resolution": self.resolution,
                 "warmup_concurrency": self.warmup_concurrency, "warmup_iteration_s": self.warmup_iteration_s,
-                "warmup_min_s": self.warmup_min_s, "warmup_max_s": self.warmup_max_s, "cooldown_s": self.cooldown_s, "port": self.port,
+                "warmup_min_s": self.warmup_min_s, "warmup_max_s": self.warmup_max_s,
+                "warmup_jit_rate": self.warmup_jit_rate, "min_young_gcs": self.min_young_gcs,
+                "max_window_s": self.max_window_s, "cooldown_s": self.cooldown_s, "port": self.port,
                 "timeout_s": self.timeout_s, "jvm_options": list(self.jvm_options), "jvm_defaults": self.jvm_defaults,
                 "cpus": self.cpus.to_dict() if self.cpus else None, "name": self.name,
                 "sample_interval_s": self.sample_interval_s, "scenario": self.scenario, "driver": "vegeta"}
@@ -148,6 +159,9 @@ class CapacityConfig:
         for sleep in sleeps:
             if not goal.relative and goal.ms <= sleep.max_ms:
                 raise UsageError(f"--slo {goal} is not above the sleep ({sleep.max_ms} ms): no rate can meet it")
+        duration, max_window = pick("duration"), getattr(args, "max_window", None)
+        if max_window is not None and max_window < duration:
+            raise UsageError(f"--max-window {max_window} is below --duration {duration}")
         timeout = args.timeout
         if timeout is not None:
             for sleep in sleeps:
@@ -155,10 +169,13 @@ class CapacityConfig:
                 if timeout * 1000 <= limit:
                     raise UsageError(f"--timeout {timeout:g} s is not above the latency goal ({limit:g} ms)")
         return cls(modes=tuple(modes), sleeps=tuple(sleeps), goal=goal, depth=pick("depth"),
-                   duration_s=pick("duration"), preroll_s=pick("preroll"), repeats=pick("repeats"),
+                   duration_s=duration, preroll_s=pick("preroll"), repeats=pick("repeats"),
                    start_rate=start_rate, max_rate=max_rate, resolution=pick("resolution"),
                    warmup_concurrency=pick("warmup_concurrency"), warmup_iteration_s=pick("warmup_iteration"),
                    warmup_min_s=min(pick("warmup_min"), pick("warmup_max")), warmup_max_s=pick("warmup_max"), cooldown_s=pick("cooldown"), port=pick("port"),
                    timeout_s=timeout, jvm_options=server_jvm_options(args.jvm_opt, getattr(args, "cpus", None)),
                    jvm_defaults=getattr(args, "jvm_defaults", None) is not False, cpus=args.cpus,
-                   name=pick("name"), out_dir=Path(args.out) if args.out else None)
+                   name=pick("name"), warmup_jit_rate=pick("warmup_jit_rate"),
+                   min_young_gcs=pick("min_young_gcs"),
+                   max_window_s=max(DEFAULTS["max_window"], duration) if max_window is None else max_window,
+                   out_dir=Path(args.out) if args.out else None)

@@ -12,6 +12,8 @@ CSV_COLUMNS = (
     ("index", ("index",)), ("id", ("id",)), ("phase", ("phase",)), ("mode", ("mode",)),
     ("sleep_min_ms", ("sleep_min_ms",)), ("sleep_max_ms", ("sleep_max_ms",)), ("repeat", ("repeat",)),
     ("step", ("step",)), ("rate", ("rate",)), ("goal_ms", ("capacity", "goal_ms")), ("passed", ("capacity", "passed")),
+    ("met_goal", ("capacity", "met_goal")), ("window_s", ("capacity", "window_s")),
+    ("young_gcs", ("capacity", "young_gcs")), ("verdict", ("capacity", "verdict")), ("extends", ("extends", "id")),
     ("responses", ("load", "responses")), ("ok", ("load", "ok")), ("ok_rps", ("load", "ok_rps")),
     ("err_total", ("load", "errors", "total")), ("err_timeout", ("load", "errors", "timeout")),
     ("err_connect", ("load", "errors", "connect")), ("err_reset", ("load", "errors", "reset")),
@@ -99,10 +101,14 @@ def _setup(run):
                     f"so every window starts from the same heap, not from the garbage of the warm-up or of an "
                     f"overloaded window before it, then {config['cooldown_s']} s or more of rest (until the "
                     f"server's CPU is quiet)"),
+        ("Young collections", _gc_rule_text(config)),
         ("Warm-up", f"before any window on a fresh server: closed-model iterations of {config['warmup_iteration_s']} s "
-                    f"at {config['warmup_concurrency']} connections until the last 3 agree within ±5 %, at least "
-                    f"{config.get('warmup_min_s', 0)} s, at most {config['warmup_max_s']} s; then a full GC and the same rest as "
-                    f"between windows"),
+                    f"at {config['warmup_concurrency']} connections until the last 3 agree within ±5 %"
+                    + (f" and the last compiled at most {config['warmup_jit_rate']:g} methods per second "
+                       f"(`sun.ci.totalCompiles`, jcmd; without a count the throughput alone decides)"
+                       if config.get("warmup_jit_rate") is not None else "")
+                    + f", at least {config.get('warmup_min_s', 0)} s, at most {config['warmup_max_s']} s; then a full "
+                      f"GC and the same rest as between windows"),
         ("Search", f"from {number(config['start_rate'])} req/s doubling until a window misses the goal, then "
                    f"bisection to {config['resolution'] * 100:g} % (at most {number(config['max_rate'])} req/s)"),
         ("Confirmation", f"{config['repeats']} rounds; in each every target on a fresh server, warmed up, one window "
@@ -111,6 +117,20 @@ def _setup(run):
                              f"{o['sleep_max_ms']} ms r{o['repeat']}: {', '.join(o['modes'])}" for o in run["orders"])),
     ]
     return _table(["", ""], rows)
+
+
+def _gc_rule_text(config):
+    needed = config.get("min_young_gcs")
+    if needed is None:
+        return "no rule (a run made before it): a window counted on its goal alone, whatever its collections"
+    if needed == 0:
+        return "no rule (--min-young-gcs 0): a window counts on its goal alone"
+    return (f"a window counts as meeting the goal only with at least {needed} young collections in it (JFR), so its "
+            f"percentile holds the pauses of the steady state (after the full GC a window starts with an empty young "
+            f"generation); one that met the goal with fewer is measured again at the same rate for twice as long "
+            f"(window id `-wNNs`), up to {config['max_window_s']} s, where it counts, flagged `few-gcs`; a window "
+            f"that missed the goal missed it whatever its collections; without a count (no JFR) a window counts on "
+            f"its goal alone, flagged `gcs-unknown`")
 
 
 def _capacity_table(rows):
@@ -183,23 +203,68 @@ def _steps_table(run):
         load = p.get("load") or {}
         latency = load.get("latency_ms") or {}
         server = (p.get("resources") or {}).get("server") or {}
+        window_s = p["capacity"].get("window_s") or (p.get("window") or {}).get("wall_s")
         rows.append([p["index"], p["mode"], f"{p['sleep_max_ms']} ms", p["phase"] + (f" r{p['repeat']}" if p["repeat"] else ""),
-                     p["step"], number(p["rate"]), number(load.get("ok_rps")), number(latency.get("p50"), 1),
-                     number(latency.get("p99"), 1), number(latency.get("max"), 1),
+                     p["step"], number(p["rate"]), number(window_s), number(load.get("ok_rps")),
+                     number(latency.get("p50"), 1), number(latency.get("p99"), 1), number(latency.get("max"), 1),
                      number((load.get("errors") or {}).get("total")), number(server.get("cpu_cores"), 2),
                      number((p.get("derived") or {}).get("cpu_ms_per_request"), 3), number(server.get("rss_peak_mb")),
-                     gc_pauses_text(p.get("jfr")), "yes" if p["capacity"]["passed"] else "no", ", ".join(p.get("flags", [])),
+                     gc_pauses_text(p.get("jfr")), counted_text(p["capacity"]), ", ".join(p.get("flags", [])),
                      f"[hgrm]({p['files']['hgrm']})" if p.get("files", {}).get("hgrm") else p.get("failure") or ""])
-    return _table(["#", "target", "sleep", "phase", "step", "offered req/s", "2xx req/s", "p50 ms", "p99 ms",
-                   "max ms", "errors", "server cores", "CPU ms/req", "RSS MB", "GC pauses; longest VM operation", "goal met", "flags",
-                   "histogram"], rows)
+    return _table(["#", "target", "sleep", "phase", "step", "offered req/s", "window s", "2xx req/s", "p50 ms", "p99 ms",
+                   "max ms", "errors", "server cores", "CPU ms/req", "RSS MB", "GC pauses; longest VM operation",
+                   "counts as met", "flags", "histogram"], rows)
+
+
+# A window's capacity.verdict (runner.window_verdict) as the report says it; runs made before the
+# young-collection rule have none, only `passed`.
+VERDICT_CELLS = {"met": "yes", "missed": "no", "rerun-longer": "not yet: too few young GCs, re-run longer",
+                 "met-few-gcs": "yes, few-gcs at the cap", "met-gcs-unknown": "yes (young GCs not counted)"}
+
+
+def counted_text(capacity):
+    verdict = capacity.get("verdict")
+    if verdict is None:
+        return "yes" if capacity["passed"] else "no"
+    return VERDICT_CELLS.get(verdict, verdict)
+
+
+def _rerun_section(run):
+    """Which rates were measured again longer for too few young collections and what came of it, and
+    the windows without a count; [] when neither happened (or the run predates the rule)."""
+    points = run["points"]
+    lines = []
+    for p in points:
+        extends = p.get("extends")
+        if not extends:
+            continue
+        capacity = p["capacity"]
+        round_text = f" r{p['repeat']}" if p.get("repeat") else ""
+        lines.append(f"- {p['mode']}, sleep {p['sleep_max_ms']} ms, {p['phase']}{round_text} step {p['step']}, "
+                     f"{number(p['rate'])} req/s: the {extends['window_s']} s window met the goal with "
+                     f"{extends['young_gcs']} young collection(s) ({capacity['min_young_gcs']} needed); "
+                     f"{capacity['window_s']} s: {number(capacity.get('young_gcs'))}, counts as met: "
+                     f"{counted_text(capacity)}")
+    unknown = [p for p in points if (p.get("capacity") or {}).get("verdict") == "met-gcs-unknown"]
+    if unknown:
+        lines.append(f"- {len(unknown)} window(s) met the goal with their young collections not counted (no JFR "
+                     f"figures): they count on the goal alone, as before the rule (`gcs-unknown`): "
+                     + ", ".join(p["id"] for p in unknown))
+    if not lines:
+        return []
+    return ["## Windows measured again for too few young collections", "",
+            f"A window that met the goal with fewer than {run['config'].get('min_young_gcs')} young collections is "
+            f"measured again at the same rate for twice as long, up to {run['config'].get('max_window_s')} s "
+            f"(the earlier window then counts for nothing).", ""] + lines + [""]
 
 
 def gc_pauses_text(jfr):
-    """'3 (longest 52.1 ms); VM operation G1CollectForAllocation 52.1 ms' from a window's JFR figures."""
+    """'3 (2 young, longest 52.1 ms); VM operation G1CollectForAllocation 52.1 ms' from a window's JFR
+    figures (runs made before the young count: '3 (longest 52.1 ms)')."""
     if not jfr or not jfr.get("available"):
         return "–"
-    text = f"{jfr['gc_count']} (longest {number(jfr['gc_pause_max_ms'], 1)} ms)"
+    young = f"{jfr['young_gc_count']} young, " if jfr.get("young_gc_count") is not None else ""
+    text = f"{jfr['gc_count']} ({young}longest {number(jfr['gc_pause_max_ms'], 1)} ms)"
     if jfr.get("vm_operation_max"):
         text += f"; VM operation {jfr['vm_operation_max']} {number(jfr['vm_operation_max_ms'], 1)} ms"
     return text
@@ -207,12 +272,33 @@ def gc_pauses_text(jfr):
 
 def _sessions_table(run):
     return _table(["#", "target", "phase", "sleep", "ready in s", "warm-up s", "warm-up req/s per iteration",
-                   "settled", "CPUs allowed", "log"],
+                   "methods compiled per iteration", "settled", "warm-up ended", "CPUs allowed", "log"],
                   [[s["index"], s["mode"], s["phase"] + (f" r{s['repeat']}" if s.get("repeat") else ""),
                     f"{s['sleep_max_ms']} ms", s.get("start_s", "–"), (s.get("warmup") or {}).get("seconds", "–"),
                     ", ".join(number(v) for v in (s.get("warmup") or {}).get("iterations_ok_rps", [])),
-                    "yes" if (s.get("warmup") or {}).get("settled") else "no", s.get("cpus_allowed") or "–",
-                    f"[log]({s['log']})" if s.get("log") else "–"] for s in run["sessions"]])
+                    _compiles_text(s.get("warmup") or {}),
+                    "yes" if (s.get("warmup") or {}).get("settled") else "no", _warmup_end_text(s.get("warmup") or {}),
+                    s.get("cpus_allowed") or "–", f"[log]({s['log']})" if s.get("log") else "–"]
+                   for s in run["sessions"]])
+
+
+def _compiles_text(warmup):
+    """'4,210, 380, 12 (2.3/s)': each iteration's compiles, the last one's rate; '–' before the JIT rule."""
+    iterations = warmup.get("iterations")
+    if not iterations:
+        return "–"
+    text = ", ".join(number(i["compiles"]) for i in iterations)
+    last = iterations[-1].get("compiles_per_s")
+    return text + (f" ({number(last, 1)}/s)" if last is not None else "")
+
+
+def _warmup_end_text(warmup):
+    ended = warmup.get("ended")
+    if ended is None:
+        return "–"
+    text = {"steady+jit": "steady, JIT quiet", "steady": "steady (no JIT count)"}.get(ended, ended)
+    error = (warmup.get("jit") or {}).get("error")
+    return text + (f": {error}" if error and ended == "steady" else "")
 
 
 HOW_TO_READ = """\
@@ -233,6 +319,14 @@ HOW_TO_READ = """\
   only), the collections that began in the window and their longest pause; a pause delays every
   request due during it, so one long pause can decide a window's p99. The longest **VM operation** of
   10 ms or more (threads stopped at a safepoint: a GC pause, a deoptimisation...) is named beside it.
+- **young collections**: a window counts as meeting the goal only with enough young collections in it
+  (`--min-young-gcs`, JFR): each window starts after a full GC with an empty young generation, so a
+  short one at a moderate rate may hold none and leave the pauses of the steady state out of its
+  percentile. One that met the goal with too few is measured again twice as long (the steps table
+  shows both; only the longer counts), up to `--max-window`, where it counts flagged `few-gcs`.
+- **warm-up ended**: `steady, JIT quiet` (the last 3 iterations within ±5 % and the last one compiled at
+  most `--warmup-jit-rate` methods per second), `steady (no JIT count)` (jcmd could not read
+  `sun.ci.totalCompiles`: the throughput alone decided) or `cap` (`--warmup-max` came first).
 - **not-steady**: the window's per-second 2xx throughput varied or trended by more than 15 %.
 - Files: `results.json` (schema `loomlab.capacity/1`, labkit/bench/RESULTS-SCHEMA.md), `results.csv`
   (one row per window), `histograms/<window>.hgrm.gz` (HdrHistogram percentile distribution, ms),
@@ -258,6 +352,7 @@ def report(run):
     used = sorted({f for p in run["points"] for f in p.get("flags", [])})
     if used:
         parts += ["## Flags", ""] + [f"- `{f}`: {FLAG_MEANINGS.get(f, f)}" for f in used] + [""]
+    parts += _rerun_section(run)
     parts += ["## Servers", "", _sessions_table(run), "", "## Every window", "", _steps_table(run), "",
               "## How to read this report", "", HOW_TO_READ]
     return "\n".join(parts)

@@ -1,6 +1,7 @@
 """The loop of ./lab capacity. For each sleep:
 
-1. search: each target on a fresh server, warmed up until steady, then fixed-rate windows
+1. search: each target on a fresh server, warmed up until its throughput is steady and its JIT
+   quiet (steadiness.warmup_end), then fixed-rate windows
    (open model, vegeta) from a doubling ramp and a bisection (search.py) to the highest rate
    whose latency meets the goal without errors;
 2. confirm: `repeats` rounds; in each, every target on a fresh server (warmed up again) runs one
@@ -11,6 +12,12 @@ Every window starts from the same state: a full GC, rest until the server is qui
 closed sockets drained below a bound; a window the load tool could not drive (vegeta at a full core
 and late) is measured once more (`-again`) after its sockets drain.
 
+Because every window starts with an empty young generation (Payara: -Xmn2g), a short window at a
+moderate rate can hold no young collection at all, and its percentile then leaves out the pauses of
+the steady state. So a window counts as meeting the goal only with min_young_gcs young collections
+in it (JFR); one that met the goal with fewer is measured again at the same rate for twice as long
+(`-wNNs`), up to max_window_s, where it counts, flagged few-gcs (window_verdict).
+
 Servers, load runs and /proc sampling are the bench's (labkit/bench/runner.py); every window is a
 point record in the bench's layout plus capacity fields (phase, rate, goal, pass). Every process
 started here is stopped in a `finally`.
@@ -20,6 +27,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from ..bench import perfcounters
 from ..bench.cpus import allowed_cpus
 from ..bench.drivers import DRIVERS, LoadSpec
 from ..bench.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
@@ -29,7 +37,7 @@ from ..bench.results import flags
 from ..bench.runner import PointLog, drive, keep_log, probe, start_server, steady_window, window_record
 from ..bench.sampler import process_running, read_process, write_samples_csv
 from ..bench.scenarios import scenario as find_scenario
-from ..bench.steadiness import not_steady, series_stats, settled
+from ..bench.steadiness import WARMUP_ENDS, not_steady, series_stats, settled, warmup_end
 from ..errors import LabError
 from .search import RateSearch
 
@@ -54,6 +62,16 @@ TIME_WAIT_LIMIT = 8000
 TIME_WAIT_MAX_WAIT_S = 65
 # Before measuring a window again because the load tool failed: wait until its sockets are this few.
 TIME_WAIT_DRAINED = 1000
+# window_verdict: what a window's record says (capacity.verdict), and the flag some verdicts add.
+RERUN_LONGER = "rerun-longer"
+VERDICT_TEXT = {
+    "met": "meets the goal",
+    "missed": "misses the goal",
+    RERUN_LONGER: "meets the goal with {young_gcs} young collection(s), {min_young_gcs} needed: does not count yet",
+    "met-few-gcs": "meets the goal with {young_gcs} young collection(s) at the {window_s} s cap: counts (few-gcs)",
+    "met-gcs-unknown": "meets the goal (young collections not counted: JFR unavailable; gcs-unknown)",
+}
+VERDICT_FLAGS = {"met-few-gcs": "few-gcs", "met-gcs-unknown": "gcs-unknown"}
 
 
 class CapacityRunner:
@@ -145,30 +163,55 @@ class CapacityRunner:
             self.recorder.add_session(session)
 
     def _warm_up(self, server, path, label, response_bytes):
-        """Closed-model iterations (vegeta with warmup_concurrency workers) until the throughput
-        stops rising (steadiness.settled) or warmup_max_s is reached."""
+        """Closed-model iterations (vegeta with warmup_concurrency workers) until the throughput stops
+        rising and the JIT has gone quiet (steadiness.warmup_end), or warmup_max_s is reached. The JIT's
+        compile count is read with jcmd between iterations; when that fails the throughput alone decides,
+        as it did before the JIT rule, and the error is recorded."""
         config = self.config
         url = server.base_url + path
-        throughputs, began = [], time.monotonic()
-        while time.monotonic() - began < config.warmup_max_s:
+        iterations, began = [], time.monotonic()
+        ended = None if config.warmup_max_s > 0 else "none"
+        compiles_before, jit_error = (self._compiles(server) if ended is None else (None, None))
+        read_at = time.monotonic()
+        while ended is None:
             spec = LoadSpec(url=url, concurrency=config.warmup_concurrency, duration_s=config.warmup_iteration_s,
                             timeout_s=max(30.0, self.config.timeout_s or 0),
-                            side_file_prefix=self.raw / f"{label}.warmup{len(throughputs) + 1}")
+                            side_file_prefix=self.raw / f"{label}.warmup{len(iterations) + 1}")
             run = drive(DRIVER, self.executable, spec, server.pid, self.out_dir, config.sample_interval_s,
                         response_bytes, cpus=config.cpus)
             if run["load"] is None:
                 raise LabError(f"warm-up of {label} failed: {run['failure']}")
-            throughputs.append(round(run["load"].ok_rps, 1))
             _remove(run["side_files"])
-            if settled(throughputs) and time.monotonic() - began >= config.warmup_min_s:
-                break
+            compiles_after, error = self._compiles(server)
+            jit_error = jit_error or error
+            now = time.monotonic()
+            compiles = (compiles_after - compiles_before
+                        if compiles_after is not None and compiles_before is not None else None)
+            iterations.append({"ok_rps": round(run["load"].ok_rps, 1), "compiles": compiles,
+                               "compiles_per_s": round(compiles / (now - read_at), 1) if compiles is not None else None,
+                               "seconds": round(now - read_at, 1)})
+            compiles_before, read_at = compiles_after, now
+            ended = warmup_end([i["ok_rps"] for i in iterations], iterations[-1]["compiles_per_s"], now - began,
+                               config.warmup_min_s, config.warmup_max_s, config.warmup_jit_rate)
         seconds = round(time.monotonic() - began, 1)
         self.timing["warmup_s"].append(seconds)
-        result = {"seconds": seconds, "iterations_ok_rps": throughputs, "settled": settled(throughputs),
+        throughputs = [i["ok_rps"] for i in iterations]
+        result = {"seconds": seconds, "iterations_ok_rps": throughputs, "iterations": iterations,
+                  "settled": settled(throughputs), "ended": ended,
+                  "jit": {"counter": perfcounters.COMPILES, "quiet_per_s": config.warmup_jit_rate,
+                          "error": jit_error},
                   "concurrency": config.warmup_concurrency, "iteration_s": config.warmup_iteration_s}
+        compiled = ", ".join("?" if i["compiles"] is None else f"{i['compiles']:,}" for i in iterations)
         self.log(f"  warmed up in {seconds:.0f} s: {', '.join(f'{t:,.0f}' for t in throughputs)} req/s per "
-                 f"{config.warmup_iteration_s} s iteration" + ("" if result["settled"] else "  [did not settle]"))
+                 f"{config.warmup_iteration_s} s iteration; methods compiled {compiled}; ended: {WARMUP_ENDS[ended]}"
+                 + (f"  [JIT count: {jit_error}]" if jit_error else ""))
         return result
+
+    def _compiles(self, server):
+        """(methods the server's JIT has compiled so far, None) or (None, why)."""
+        if not self.java_home:
+            return None, "no JDK to run jcmd"
+        return perfcounters.read_counter(self.java_home, server.pid, perfcounters.COMPILES)
 
     # -- search and confirmation --------------------------------------------------------------
     def _search(self, mode, sleep):
@@ -208,29 +251,49 @@ class CapacityRunner:
         self._session(mode, sleep, "confirm", repeat, work)
 
     def _window(self, server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left):
+        """A window at `rate` that may count: while one met the goal with fewer young collections than
+        min_young_gcs (its percentile then left out the GC pauses of the steady state), the same rate
+        again for twice as long, up to max_window_s (window_verdict)."""
+        config = self.config
+        window_s, extends = config.duration_s, None
+        while True:
+            record = self._window_once(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat,
+                                       left, window_s, extends)
+            capacity = record["capacity"]
+            if capacity.get("verdict") != RERUN_LONGER or record.get("server_exited"):
+                return record
+            longer = longer_window(window_s, config.max_window_s)
+            extends = {"id": record["id"], "window_s": window_s, "young_gcs": capacity["young_gcs"],
+                       "why": f"met the goal with {capacity['young_gcs']} young collection(s) in {window_s} s, "
+                              f"{config.min_young_gcs} needed"}
+            self.log(f"    {extends['why']}: the same rate again for {longer} s")
+            window_s = longer
+
+    def _window_once(self, server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left,
+                     window_s, extends):
         """A window at `rate`; measured again, once, when it missed because the load tool could not keep
         the rate (a window says nothing about the server then)."""
         record = self._measure_window(server, url, response_bytes, session, mode, sleep, rate, phase, step,
-                                      repeat, left)
-        if record["capacity"]["passed"] or record.get("server_exited") or not load_tool_failed(record):
+                                      repeat, left, window_s, extends)
+        if record["capacity"]["met_goal"] or record.get("server_exited") or not load_tool_failed(record):
             return record
         self.log(f"    the load tool could not keep {rate:,} req/s (vegeta at "
                  f"{record['resources']['driver']['cpu_cores']:.2f} cores): once more after its sockets drain")
         self._wait_for_time_wait(server.port, limit=TIME_WAIT_DRAINED)
         again = self._measure_window(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat,
-                                     left, again_of=record["id"])
+                                     left, window_s, extends, again_of=record["id"])
         return again
 
     def _measure_window(self, server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left,
-                        again_of=None):
-        """One fixed-rate vegeta run: a pre-roll, then the measured window (requests due in it)."""
+                        window_s, extends, again_of=None):
+        """One fixed-rate vegeta run: a pre-roll, then the measured window of window_s (requests due in it)."""
         config = self.config
         self.point_index += 1
         point_id = (f"{self.point_index:03d}-{mode}-{sleep.max_ms}ms-{phase}{repeat or ''}-s{step}"
-                    f"{'-again' if again_of else ''}-{rate}rps")
+                    f"{'-again' if again_of else ''}{f'-w{window_s}s' if extends else ''}-{rate}rps")
         goal_ms = config.goal_ms(sleep)
         if not process_running(server.pid):
-            record = self._failed_point(point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms,
+            record = self._failed_point(point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, window_s,
                                         f"the {mode} server (pid {server.pid}) exited before this window")
             record["server_exited"] = True
             return record
@@ -238,28 +301,31 @@ class CapacityRunner:
         sockets = self._wait_for_time_wait(server.port)
         now = time.time()
         preroll_s = config.preroll_for(sleep)
-        start, end = steady_window(now, preroll_s, config.duration_s)
+        start, end = steady_window(now, preroll_s, window_s)
         spec = LoadSpec(url=url, concurrency=1, duration_s=math.ceil(end - now), rate=rate,
                         timeout_s=config.timeout_for(sleep), side_file_prefix=self.raw / point_id, window=(start, end),
                         max_connections=connection_cap(rate, goal_ms))
         eta = self.remaining_s(*left, steps_left_now=1)
         self.log(f"[{mode} {sleep} {phase}{f' r{repeat}' if repeat else ''} step {step}] {rate:,} req/s for "
-                 f"{config.duration_s} s (+{preroll_s} s pre-roll)  (ETA {format_duration(eta)})")
+                 f"{window_s} s (+{preroll_s} s pre-roll)  (ETA {format_duration(eta)})")
         run = drive(DRIVER, self.executable, spec, server.pid, self.out_dir, config.sample_interval_s,
                     response_bytes, cpus=config.cpus)
         write_samples_csv(self.raw / f"{point_id}.samples.csv", run["samples"])
         load = run["load"]
         record = self._point(point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, run, spec)
         record["jfr"] = self._jfr_window(point_id, start, end)
+        self._judge(record, window_s)
         record["client_sockets"] = sockets
         if again_of:
             record["again_of"] = again_of
+        if extends:
+            record["extends"] = extends
         record["full_gc_after"] = self._full_gc(server)
         if load is not None and load.latency_hdr:
             path = write_hgrm_gz(decode(load.latency_hdr), self.out_dir / HISTOGRAM_DIR / f"{point_id}.hgrm.gz")
             record["files"]["hgrm"] = str(path.relative_to(self.out_dir))
         self.recorder.add_point(record)
-        verdict = "meets the goal" if record["capacity"]["passed"] else "misses the goal"
+        verdict = VERDICT_TEXT[record["capacity"]["verdict"]].format(**record["capacity"])
         latency = (load.latency_ms.__dict__ if load and load.latency_ms else {})
         server_res = (record.get("resources") or {}).get("server") or {}
         self.log(f"    {config.goal.percentile} {latency.get(config.goal.percentile, float('nan')):,.1f} ms "
@@ -297,16 +363,31 @@ class CapacityRunner:
         record["flags"] = flags(record)
         if load and not_steady(load.per_second_ok):
             record["flags"].append("not-steady")
+        # passed: set by _judge once the window's young collections are known.
         record["capacity"] = {"goal_ms": goal_ms, "percentile": self.config.goal.percentile,
-                              "passed": passed(record, self.config.goal.percentile, goal_ms)}
+                              "met_goal": meets_goal(record, self.config.goal.percentile, goal_ms)}
         return record
 
-    def _failed_point(self, point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, why):
+    def _judge(self, record, window_s):
+        """Whether the window counts as meeting the goal: the goal, and enough young collections in it."""
+        config = self.config
+        capacity = record["capacity"]
+        young = young_gcs(record.get("jfr"))
+        counts, verdict = window_verdict(capacity["met_goal"], young, config.min_young_gcs, window_s,
+                                         config.max_window_s)
+        capacity.update({"young_gcs": young, "min_young_gcs": config.min_young_gcs, "window_s": window_s,
+                         "verdict": verdict, "passed": counts})
+        if verdict in VERDICT_FLAGS:
+            record["flags"].append(VERDICT_FLAGS[verdict])
+
+    def _failed_point(self, point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, window_s, why):
         record = {"index": self.point_index, "id": point_id, "session": session["index"], "mode": mode,
                   "driver": DRIVER.name, "phase": phase, "step": step, "repeat": repeat, "rate": rate,
                   "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "load": None, "failure": why,
                   "flags": ["failed"], "files": {},
-                  "capacity": {"goal_ms": goal_ms, "percentile": self.config.goal.percentile, "passed": False}}
+                  "capacity": {"goal_ms": goal_ms, "percentile": self.config.goal.percentile, "met_goal": False,
+                               "young_gcs": None, "min_young_gcs": self.config.min_young_gcs,
+                               "window_s": window_s, "verdict": "missed", "passed": False}}
         self.recorder.add_point(record)
         self.log(f"    {why}")
         return record
@@ -370,12 +451,43 @@ class CapacityRunner:
             before = after
 
 
-def passed(record, percentile, goal_ms):
+def meets_goal(record, percentile, goal_ms):
     """The goal: a complete window, no failed request, and the window's percentile at most goal_ms."""
     load = record.get("load")
     if not load or load["errors"]["total"] or not load.get("latency_ms") or not load.get("complete", True):
         return False
     return load["latency_ms"][percentile] <= goal_ms
+
+
+def young_gcs(jfr):
+    """Young collections in the window from its JFR figures; None when not known (no JFR, runs made
+    before the count, a single-generation collector)."""
+    if not jfr or not jfr.get("available"):
+        return None
+    return jfr.get("young_gc_count")
+
+
+def window_verdict(met_goal, young, min_young_gcs, window_s, max_window_s):
+    """(counts as meeting the goal, verdict) of a window. A window that missed the goal missed it,
+    whatever its collections (failing is conservative). One that met it counts only with at least
+    min_young_gcs young collections in it; with fewer it is re-run longer (RERUN_LONGER) until
+    window_s reaches max_window_s, where it counts, flagged few-gcs: a target that allocates so little
+    that it collects less than that in the longest window has no steady-state pause the window misses.
+    With the count unknown it counts on the goal alone, as before the rule (flagged gcs-unknown)."""
+    if not met_goal:
+        return False, "missed"
+    if min_young_gcs <= 0 or (young is not None and young >= min_young_gcs):
+        return True, "met"
+    if young is None:
+        return True, "met-gcs-unknown"
+    if window_s >= max_window_s:
+        return True, "met-few-gcs"
+    return False, RERUN_LONGER
+
+
+def longer_window(window_s, max_window_s):
+    """The next window of a re-run for too few young collections: twice as long, at most the cap."""
+    return min(2 * window_s, max_window_s)
 
 
 def derived(record):

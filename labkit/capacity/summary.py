@@ -10,6 +10,12 @@ def sleep_key(record):
     return record["sleep_min_ms"], record["sleep_max_ms"]
 
 
+def superseded(point):
+    """A window that met the goal with too few young collections and was measured again, longer: the
+    longer window is the step's result, this one only its history."""
+    return (point.get("capacity") or {}).get("verdict") == "rerun-longer"
+
+
 def summarize(run):
     """[{mode, sleep_min_ms, sleep_max_ms, ...}] in the run's order of sleeps and modes."""
     config = run["config"]
@@ -24,7 +30,7 @@ def summarize(run):
 
 
 def _row(mode, sleep, points, repeats):
-    search = [p for p in points if p["phase"] == "search"]
+    search = [p for p in points if p["phase"] == "search" and not superseded(p)]
     confirm = [p for p in points if p["phase"] == "confirm"]
     passed_rates = [p["rate"] for p in search if p["capacity"]["passed"]]
     found = max(passed_rates) if passed_rates else None
@@ -47,7 +53,9 @@ def _row(mode, sleep, points, repeats):
         "ceiling_rps": (first.get("derived") or {}).get("ceiling_rps") if first.get("derived") else None,
         "max_concurrent": first.get("max_concurrent"),
         "search": {"steps": [{"rate": p["rate"], "passed": p["capacity"]["passed"],
-                              "value_ms": _value(p), "errors": _errors(p)} for p in search],
+                              "value_ms": _value(p), "errors": _errors(p),
+                              "window_s": p["capacity"].get("window_s"),
+                              "young_gcs": p["capacity"].get("young_gcs")} for p in search],
                    "found_rps": found, "missed_rps": min(missed) if missed else None},
         "confirm": {"planned": repeats, "repeats_run": len(per_repeat),
                     "held_at_found": sum(1 for r in per_repeat.values()
@@ -69,6 +77,8 @@ def _row(mode, sleep, points, repeats):
         },
         "spectrum_ms": spectrum_ms(histogram) if histogram is not None and histogram.get_total_count() else None,
         "flags": {},
+        # Steps whose first window met the goal with too few young collections: measured again longer.
+        "rerun_longer": sum(1 for p in points if superseded(p)),
     }
     for p in confirm:
         for flag in p.get("flags", []):

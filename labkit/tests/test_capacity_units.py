@@ -18,7 +18,7 @@ from labkit.bench.results import portable
 from labkit.bench.steadiness import not_steady, settled
 from labkit.capacity.config import LatencyGoal, latency_goal
 from labkit.capacity.report import report
-from labkit.capacity.runner import CapacityRecorder, connection_cap, load_tool_failed, passed, time_wait_sockets
+from labkit.capacity.runner import CapacityRecorder, connection_cap, load_tool_failed, meets_goal, time_wait_sockets
 from labkit.bench.plan import rotated
 from labkit.capacity.search import RateSearch
 from labkit.capacity.summary import ratios, summarize
@@ -66,10 +66,10 @@ def window_record(p99_ms, errors=0, complete=True):
 
 
 def test_a_window_meets_the_goal_only_complete_without_errors_and_within_the_latency():
-    assert passed(window_record(140.0), "p99", 150)
-    assert not passed(window_record(151.0), "p99", 150)
-    assert not passed(window_record(140.0, errors=1), "p99", 150)
-    assert not passed(window_record(140.0, complete=False), "p99", 150)  # part of the window had no load
+    assert meets_goal(window_record(140.0), "p99", 150)
+    assert not meets_goal(window_record(151.0), "p99", 150)
+    assert not meets_goal(window_record(140.0, errors=1), "p99", 150)
+    assert not meets_goal(window_record(140.0, complete=False), "p99", 150)  # part of the window had no load
 
 
 def test_a_window_is_measured_again_only_when_the_load_tool_was_both_saturated_and_late():

@@ -1,0 +1,61 @@
+"""HotSpot's performance counters of a running JVM, read with the JDK's own `jcmd PID PerfCounter.print`.
+
+jcmd prints the counters the JVM keeps in its shared hsperfdata memory, one `name=value` line each
+after a `PID:` line; string values are quoted. ./lab capacity reads the JIT's compile count
+(COMPILES) between warm-up iterations. A JVM started with -XX:-UsePerfData has none: the reading
+then says why instead.
+"""
+import subprocess
+from pathlib import Path
+
+# Methods the JIT has compiled since the JVM started (C1 and C2, on-stack replacement included).
+COMPILES = "sun.ci.totalCompiles"
+TIMEOUT_S = 30
+
+
+def parse(text):
+    """{name: int | str} of jcmd PerfCounter.print's output; lines that are not `name=value` are skipped."""
+    counters = {}
+    for line in (text or "").splitlines():
+        name, equals, value = line.partition("=")
+        name, value = name.strip(), value.strip()
+        if not equals or not name or any(c.isspace() for c in name):
+            continue
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            counters[name] = value[1:-1]
+            continue
+        try:
+            counters[name] = int(value)
+        except ValueError:
+            counters[name] = value
+    return counters
+
+
+def read(java_home, pid, timeout_s=TIMEOUT_S):
+    """(counters, None) of the JVM `pid`, or (None, why) when jcmd could not give them."""
+    jcmd = str(Path(java_home) / "bin" / "jcmd")
+    try:
+        done = subprocess.run([jcmd, str(pid), "PerfCounter.print"], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, timeout=timeout_s)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, f"jcmd PerfCounter.print: {e}"
+    counters = parse(done.stdout) if done.returncode == 0 else {}
+    if not counters:
+        return None, f"jcmd PerfCounter.print (exit {done.returncode}): {_last_line(done.stdout)}"
+    return counters, None
+
+
+def read_counter(java_home, pid, name, timeout_s=TIMEOUT_S):
+    """(value, None) of one integer counter, or (None, why)."""
+    counters, error = read(java_home, pid, timeout_s)
+    if counters is None:
+        return None, error
+    value = counters.get(name)
+    if not isinstance(value, int):
+        return None, f"jcmd PerfCounter.print: no integer counter {name}"
+    return value, None
+
+
+def _last_line(text):
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return lines[-1] if lines else "(no output)"

@@ -1,0 +1,273 @@
+"""What a ./lab capacity window measures, without servers: the young-collection rule (a window that met
+the goal with too few young collections is measured again longer; at --max-window it counts, flagged
+few-gcs), the warm-up that ends only when the JIT is quiet too, the perf-counter reading both build on,
+and the report of a run with re-run windows (and of one made before these rules)."""
+import stat
+import types
+from pathlib import Path
+
+import pytest
+
+from labkit.bench import perfcounters
+from labkit.bench.config import SleepSpec
+from labkit.bench.jfr import summarize_events
+from labkit.bench.steadiness import warmup_end
+from labkit.capacity import runner as runner_module
+from labkit.capacity.config import CapacityConfig, LatencyGoal
+from labkit.capacity.report import report
+from labkit.capacity.runner import CapacityRunner, longer_window, window_verdict
+from labkit.capacity.summary import summarize
+
+from labkit.tests.test_capacity_units import point, synthetic_run
+
+FIXTURE = Path(__file__).parent / "fixtures" / "perfcounters" / "jcmd-perfcounter-print.txt"
+
+
+# -- perf counters ------------------------------------------------------------------------------
+def test_perf_counter_output_parses_to_integers_and_unquoted_strings():
+    # Trimmed from `jcmd PID PerfCounter.print` of a Temurin 25 JVM (java -Xmn64m S.java).
+    counters = perfcounters.parse(FIXTURE.read_text())
+    assert counters[perfcounters.COMPILES] == 1147
+    assert counters["sun.ci.standardCompiles"] + counters["sun.ci.osrCompiles"] == counters[perfcounters.COMPILES]
+    assert counters["sun.gc.collector.0.invocations"] == 0
+    assert counters["sun.gc.collector.0.name"] == "G1 young collection pauses"
+    assert counters["java.rt.vmArgs"] == "-Xmn64m --add-modules=ALL-DEFAULT"  # an '=' inside a value stays in it
+    assert counters["java.rt.vmFlags"] == ""
+    assert "15599:" not in counters and not any(name.startswith("15599") for name in counters)  # the PID line
+
+
+def fake_jdk(tmp_path, script):
+    """A JDK folder whose bin/jcmd is `script` (a shell script body)."""
+    jcmd = tmp_path / "bin" / "jcmd"
+    jcmd.parent.mkdir(parents=True)
+    jcmd.write_text("#!/bin/sh\n" + script)
+    jcmd.chmod(jcmd.stat().st_mode | stat.S_IEXEC)
+    return tmp_path
+
+
+def test_reading_a_counter_through_jcmd_gives_its_value_or_says_why_not(tmp_path):
+    good = fake_jdk(tmp_path / "good", f'cat "{FIXTURE}"\n')
+    assert perfcounters.read_counter(good, 4242, perfcounters.COMPILES) == (1147, None)
+    value, why = perfcounters.read_counter(good, 4242, "sun.ci.noSuchCounter")
+    assert value is None and "no integer counter sun.ci.noSuchCounter" in why
+    failing = fake_jdk(tmp_path / "failing", 'echo "4242:"; echo "com.sun.tools.attach.AttachNotSupportedException: '
+                                              'Unable to open socket file"; exit 1\n')
+    value, why = perfcounters.read_counter(failing, 4242, perfcounters.COMPILES)
+    assert value is None and "exit 1" in why and "Unable to open socket file" in why
+    value, why = perfcounters.read_counter(tmp_path / "no-jdk", 4242, perfcounters.COMPILES)
+    assert value is None and why.startswith("jcmd PerfCounter.print:")
+
+
+# -- young collections in a window ----------------------------------------------------------------
+def gc_event(name, second):
+    return {"type": "jdk.GarbageCollection",
+            "values": {"startTime": f"2026-11-23T05:00:{second:02d}Z", "name": name,
+                       "sumOfPauses": "PT0.05S", "longestPause": "PT0.05S"}}
+
+
+def test_jfr_counts_young_collections_apart_from_old_and_full_ones():
+    window = (1795410000.0, 1795410030.0)  # 2026-11-23T05:00:00Z .. :30
+    events = [gc_event("G1New", 3), gc_event("G1Old", 4), gc_event("G1New", 20), gc_event("G1Full", 25),
+              gc_event("G1New", 45)]  # the last one after the window
+    summary = summarize_events(events, *window)
+    assert summary["gc_count"] == 4 and summary["young_gc_count"] == 2
+    assert summary["gc_names"] == {"G1Full": 1, "G1New": 2, "G1Old": 1}
+    assert summarize_events([gc_event("Shenandoah", 3)], *window)["young_gc_count"] is None
+
+
+def test_a_window_counts_only_with_enough_young_collections_and_failing_is_final():
+    assert window_verdict(True, 2, 2, 15, 120) == (True, "met")
+    assert window_verdict(True, 1, 2, 15, 120) == (False, "rerun-longer")
+    assert window_verdict(True, 0, 2, 60, 120) == (False, "rerun-longer")
+    assert window_verdict(True, 1, 2, 120, 120) == (True, "met-few-gcs")     # at the cap: counts, flagged
+    assert window_verdict(False, 0, 2, 15, 120) == (False, "missed")         # a miss is never re-run
+    assert window_verdict(False, 9, 2, 15, 120) == (False, "missed")
+    assert window_verdict(True, None, 2, 15, 120) == (True, "met-gcs-unknown")  # no JFR: the goal alone
+    assert window_verdict(True, 0, 0, 15, 120) == (True, "met")              # --min-young-gcs 0: rule off
+    assert [longer_window(w, 120) for w in (15, 30, 60, 100)] == [30, 60, 120, 120]
+
+
+def capacity_config(**overrides):
+    values = dict(modes=("virtual",), sleeps=(SleepSpec(100, 100),), goal=LatencyGoal("p99", 50.0, True), depth=100,
+                  duration_s=15, preroll_s=None, repeats=3, start_rate=250, max_rate=50_000, resolution=0.05,
+                  warmup_concurrency=1000, warmup_iteration_s=5, warmup_min_s=0, warmup_max_s=180, cooldown_s=3,
+                  port=19700, min_young_gcs=2, max_window_s=120)
+    values.update(overrides)
+    return CapacityConfig(**values)
+
+
+def bare_runner(tmp_path, config, java_home=None):
+    recorder = types.SimpleNamespace(out_dir=tmp_path)
+    return CapacityRunner(config, {}, "vegeta", recorder, java_home=java_home, log=lambda line: None)
+
+
+def windows_with(runner, outcome):
+    """Replaces the runner's measurement: outcome(window_s) -> (met_goal, young collections); the real
+    _judge decides. Returns the list of windows measured, as (window_s, extends id)."""
+    measured = []
+
+    def measure(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left, window_s,
+                extends, again_of=None):
+        met, young = outcome(window_s)
+        record = {"id": f"{rate}rps-w{window_s}s", "flags": [], "capacity": {"met_goal": met},
+                  "jfr": {"available": True, "young_gc_count": young}}
+        runner._judge(record, window_s)
+        measured.append((window_s, (extends or {}).get("id")))
+        return record
+    runner._measure_window = measure
+    return measured
+
+
+def run_window(runner):
+    return runner._window(None, "url", 1, {}, "virtual", SleepSpec(100, 100), 2000, "search", 1, None, (0, 0))
+
+
+def test_a_window_with_too_few_young_collections_is_measured_again_twice_as_long_until_the_cap(tmp_path):
+    runner = bare_runner(tmp_path, capacity_config())
+    measured = windows_with(runner, lambda window_s: (True, 1))
+    record = run_window(runner)
+    assert measured == [(15, None), (30, "2000rps-w15s"), (60, "2000rps-w30s"), (120, "2000rps-w60s")]
+    assert record["capacity"]["passed"] and record["capacity"]["verdict"] == "met-few-gcs"
+    assert record["flags"] == ["few-gcs"] and record["capacity"]["window_s"] == 120
+
+
+def test_the_re_run_stops_once_a_window_holds_enough_collections_or_misses(tmp_path):
+    runner = bare_runner(tmp_path, capacity_config())
+    measured = windows_with(runner, lambda window_s: (True, window_s // 15))  # one young GC per 15 s
+    record = run_window(runner)
+    assert [w for w, _ in measured] == [15, 30]
+    assert record["capacity"]["passed"] and record["capacity"]["verdict"] == "met" and record["flags"] == []
+
+    runner = bare_runner(tmp_path, capacity_config())
+    measured = windows_with(runner, lambda window_s: (window_s < 30, window_s // 15))  # the longer window misses
+    record = run_window(runner)
+    assert [w for w, _ in measured] == [15, 30]
+    assert not record["capacity"]["passed"] and record["capacity"]["verdict"] == "missed"
+
+    runner = bare_runner(tmp_path, capacity_config())
+    measured = windows_with(runner, lambda window_s: (False, 0))  # a miss with no collection is not re-run
+    assert not run_window(runner)["capacity"]["passed"] and [w for w, _ in measured] == [15]
+
+
+def test_without_a_young_collection_count_a_window_counts_on_its_goal_and_is_flagged(tmp_path):
+    runner = bare_runner(tmp_path, capacity_config())
+    measured = windows_with(runner, lambda window_s: (True, None))  # JFR gave no count
+    record = run_window(runner)
+    assert [w for w, _ in measured] == [15]
+    assert record["capacity"]["passed"] and record["capacity"]["verdict"] == "met-gcs-unknown"
+    assert record["flags"] == ["gcs-unknown"] and record["capacity"]["young_gcs"] is None
+
+
+# -- the warm-up ----------------------------------------------------------------------------------
+def test_warm_up_goes_on_while_the_jit_compiles_even_with_a_steady_throughput():
+    steady = [1000, 3000, 3050, 3020]
+    assert warmup_end(steady, 40.0, elapsed_s=60, min_s=30, max_s=180) is None
+    assert warmup_end(steady, 1.5, elapsed_s=60, min_s=30, max_s=180) == "steady+jit"
+    assert warmup_end(steady, 1.5, elapsed_s=20, min_s=30, max_s=180) is None          # before --warmup-min
+    assert warmup_end([1000, 2000, 3000], 0.0, elapsed_s=60, min_s=30, max_s=180) is None  # still rising
+    assert warmup_end(steady, 40.0, elapsed_s=180, min_s=30, max_s=180) == "cap"
+    assert warmup_end(steady, None, elapsed_s=60, min_s=30, max_s=180) == "steady"     # no count: throughput alone
+    assert warmup_end(steady, 3.0, elapsed_s=60, min_s=30, max_s=180, jit_quiet_per_s=5) == "steady+jit"
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def monotonic(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+def warm_up_with(monkeypatch, tmp_path, throughputs, compile_totals, config):
+    """Runs the runner's _warm_up with each iteration taking 5 s of a fake clock, the load tool
+    answering `throughputs` and jcmd reading `compile_totals` (None: a failed reading)."""
+    clock = FakeClock()
+    throughputs, totals = iter(throughputs), iter(compile_totals)
+
+    def drive(*args, **kwargs):
+        clock.sleep(5)
+        return {"load": types.SimpleNamespace(ok_rps=next(throughputs)), "side_files": [], "failure": None}
+
+    def read_counter(java_home, pid, name):
+        total = next(totals)
+        return (total, None) if total is not None else (None, "jcmd PerfCounter.print: boom")
+    monkeypatch.setattr(runner_module, "time", clock)
+    monkeypatch.setattr(runner_module, "drive", drive)
+    monkeypatch.setattr(runner_module.perfcounters, "read_counter", read_counter)
+    runner = bare_runner(tmp_path, config, java_home=tmp_path)
+    server = types.SimpleNamespace(base_url="http://127.0.0.1:19700", pid=4242)
+    return runner._warm_up(server, "/api/sleep", "01-virtual", 100)
+
+
+def test_warm_up_records_each_iterations_compiles_and_ends_when_the_jit_is_quiet(monkeypatch, tmp_path):
+    result = warm_up_with(monkeypatch, tmp_path, [1000, 3000, 3050, 3020, 3040],
+                          [100, 5100, 6100, 6500, 6540, 6545], capacity_config())
+    assert [i["compiles"] for i in result["iterations"]] == [5000, 1000, 400, 40, 5]
+    assert [i["compiles_per_s"] for i in result["iterations"]] == [1000.0, 200.0, 80.0, 8.0, 1.0]
+    assert result["ended"] == "steady+jit" and result["seconds"] == 25 and result["jit"]["error"] is None
+
+
+def test_warm_up_at_the_cap_ends_with_that_reason_though_the_throughput_was_steady(monkeypatch, tmp_path):
+    result = warm_up_with(monkeypatch, tmp_path, [3000] * 6, [0, 500, 1000, 1500, 2000, 2500, 3000],
+                          capacity_config(warmup_max_s=30))
+    assert result["ended"] == "cap" and result["settled"] and len(result["iterations"]) == 6
+
+
+def test_warm_up_without_a_compile_count_falls_back_to_the_throughput_and_says_so(monkeypatch, tmp_path):
+    result = warm_up_with(monkeypatch, tmp_path, [1000, 3000, 3050, 3020], [None] * 5, capacity_config())
+    assert result["ended"] == "steady" and len(result["iterations"]) == 4
+    assert all(i["compiles"] is None for i in result["iterations"])
+    assert result["jit"]["error"] == "jcmd PerfCounter.print: boom"
+
+
+# -- summary and report -------------------------------------------------------------------------
+def rerun_run():
+    """synthetic_run with the young-collection rule: virtual's 3,000 req/s step needed a 30 s window;
+    platform-10000's 2,800 step met the goal in 15 s with one collection and missed it in 30 s."""
+    run = synthetic_run()
+    run["config"].update(min_young_gcs=2, max_window_s=120, warmup_jit_rate=2.0)
+    points = []
+    for p in run["points"]:
+        p["capacity"].update(met_goal=p["capacity"]["passed"], young_gcs=3, min_young_gcs=2, window_s=15,
+                             verdict="met" if p["capacity"]["passed"] else "missed")
+        if p["phase"] == "search" and (p["mode"], p["rate"]) in (("virtual", 3000), ("platform-10000", 2800)):
+            short = point(p["mode"], "search", p["rate"], False, [110] * 100, max_concurrent=p["max_concurrent"])
+            short["id"] += "-short"
+            short["capacity"].update(met_goal=True, young_gcs=1, min_young_gcs=2, window_s=15, verdict="rerun-longer")
+            points.append(short)
+            p["extends"] = {"id": short["id"], "window_s": 15, "young_gcs": 1, "why": "met the goal with 1"}
+            p["capacity"]["window_s"] = 30
+            if p["mode"] == "platform-10000":
+                p["capacity"].update(met_goal=False, passed=False, verdict="missed")
+        points.append(p)
+    run["points"] = points
+    return run
+
+
+def test_summary_takes_the_longer_window_as_the_step_and_the_report_lists_the_re_runs():
+    run = rerun_run()
+    rows = {r["mode"]: r for r in summarize(run)}
+    assert [s["rate"] for s in rows["virtual"]["search"]["steps"]] == [1500, 3000, 6000]
+    assert rows["virtual"]["search"]["found_rps"] == 3000 and rows["virtual"]["rerun_longer"] == 1
+    assert rows["platform-10000"]["search"]["found_rps"] == 1400
+    assert rows["platform-10000"]["search"]["missed_rps"] == 2800
+    run["summary"] = list(rows.values())
+    text = report(run)
+    assert "## Windows measured again for too few young collections" in text
+    assert ("- virtual, sleep 100 ms, search step 1, 3,000 req/s: the 15 s window met the goal with 1 young "
+            "collection(s) (2 needed); 30 s: 3, counts as met: yes") in text
+    assert "platform-10000, sleep 100 ms, search step 1, 2,800 req/s" in text and "counts as met: no" in text
+    assert "not yet: too few young GCs, re-run longer" in text
+    assert "at least 2 young collections in it" in text
+
+
+def test_a_run_made_before_the_rules_still_reports_and_says_it_had_none():
+    run = synthetic_run()  # points with capacity {goal_ms, percentile, passed} only, no warm-up records
+    run["summary"] = summarize(run)
+    text = report(run)
+    assert "Windows measured again" not in text
+    assert "no rule (a run made before it)" in text
+    assert "methods compiled per iteration" in text  # the column, empty for such a run
