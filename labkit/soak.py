@@ -9,7 +9,9 @@ answers, so an overloaded server faces the growing queue it would face in produc
 tool would slow down with it and hide the overload). Latency runs from each request's intended
 start; requests vegeta could not send on schedule are counted as failed (`other`), not dropped.
 """
+import gzip
 import http.client
+import json
 import shlex
 import statistics
 import time
@@ -22,7 +24,7 @@ from .bench.histograms import latency_ms, median_spread, merged
 from .bench.plan import rotated
 from .bench.results import read_json, write_json
 from .bench.runner import keep_log
-from .bench.sampler import WindowSampler, process_running, write_samples_csv
+from .bench.sampler import WindowSampler, process_running, read_samples_csv, write_samples_csv
 from .errors import LabError, UsageError
 from .process import spawn, stop
 
@@ -244,7 +246,24 @@ def resource_checks(idle_samples, samples, load_began, load_ended):
                                                       rss_limit_mb)
     result["threads"]["limit"] = round(thread_limit, 1)
     result["rss_mb"]["limit"] = round(rss_limit_mb, 1)
+    # The two share the machine's cores: what the load tool burns, the server could not have.
+    result["cpu_cores"] = {"server": _cores(during, "server"), "load_tool": _cores(during, "driver")}
+    result["load_t_s"] = [round(load_began, 3), round(load_ended, 3)]
     return result
+
+
+def _cores(samples, who):
+    """Average CPU cores `who` ("server" or "driver") used over the samples, or None."""
+    readings = [(s.t, getattr(s, who).cpu_s) for s in samples if getattr(s, who)]
+    if len(readings) < 2 or readings[-1][0] <= readings[0][0]:
+        return None
+    return round((readings[-1][1] - readings[0][1]) / (readings[-1][0] - readings[0][0]), 2)
+
+
+def load_window(samples):
+    """(first, last) sample time with the load tool attached: the load phase of a samples file."""
+    attached = [s.t for s in samples if s.driver]
+    return (attached[0], attached[-1]) if attached else None
 
 
 def back_near_idle(series, limit):
@@ -322,8 +341,32 @@ def run_soak(config, targets, executable, out_dir, env, log=print):
     return run
 
 
-def _write(run, out_dir):
-    write_json(out_dir / "soak.json", run)
+def rebuild(out_dir):
+    """Rewrites soak.json's resource figures and report.md from the raw samples (./lab report DIR)."""
+    out_dir = Path(out_dir)
+    # As written by a run, or compressed as committed under docs/results/.
+    compressed = not (out_dir / "soak.json").is_file()
+    run = read_json(out_dir / ("soak.json.gz" if compressed else "soak.json"))
+    for record in run["targets"]:
+        names = (f"{record['mode']}.r{record.get('repeat', 1)}.samples.csv", f"{record['mode']}.samples.csv")
+        found = [out_dir / "raw" / (name + gz) for name in names for gz in ("", ".gz") if (out_dir / "raw" / (name + gz)).is_file()]
+        if not found:
+            continue
+        samples = read_samples_csv(found[0])
+        window = tuple((record.get("resources") or {}).get("load_t_s") or ()) or load_window(samples)
+        if window:
+            began, ended = window
+            record["resources"] = resource_checks([s for s in samples if s.t <= began], samples, began, ended)
+            record["checks"] = checks(record)
+    _write(run, out_dir, compressed)
+    return run
+
+
+def _write(run, out_dir, compressed=False):
+    if compressed:
+        (out_dir / "soak.json.gz").write_bytes(gzip.compress((json.dumps(run, indent=2) + "\n").encode(), mtime=0))
+    else:
+        write_json(out_dir / "soak.json", run)
     (out_dir / "report.md").write_text(report(run))
 
 
@@ -355,6 +398,8 @@ def summarize(run):
             "sent_rps": median_spread([l.get("sent_rps") for l in loads]),
             "ok_rps": median_spread([l.get("ok_rps") for l in loads]),
             "failed": median_spread([(l.get("errors") or {}).get("total") for l in loads if l.get("errors")]),
+            "server_cores": median_spread([(r.get("cpu_cores") or {}).get("server") for r in resources]),
+            "load_tool_cores": median_spread([(r.get("cpu_cores") or {}).get("load_tool") for r in resources]),
             "latency_ms": latency_ms(merged(l.get("latency_hdr") for l in loads)),
             "threads_back_after_s": median_spread([b for b in back_after("threads") if b is not None]),
             "threads_not_back": sum(b is None for b in back_after("threads")),
@@ -382,19 +427,26 @@ def summary_table(run):
              "Median [min–max] over the rounds; latency from the rounds' merged histogram; a check's count is the "
              "rounds that failed it.", "",
              "| target | rounds | asked req/s | sent req/s | 2xx req/s | failed requests | latency p50 / p99 / max ms "
-             "| threads back after s (not back) | RSS back after s (not back) | fresh request: slowest ms (failed) "
-             "| crashed | OOM |",
-             "|---|---:|---:|---:|---:|---:|---|---|---|---|---:|---:|"]
+             "| server cores | load tool cores | threads back after s (not back) | RSS back after s (not back) "
+             "| fresh request: slowest ms (failed) | crashed | OOM |",
+             "|---|---:|---:|---:|---:|---:|---|---|---|---|---|---|---:|---:|"]
     for row in rows:
         latency = row["latency_ms"]
         latency_text = " / ".join(_number(latency.get(k)) for k in ("p50", "p99", "max")) if latency else "n/a"
         fresh = f"{row['fresh_worst_s'] * 1000:.0f}" if row["fresh_worst_s"] is not None else "n/a"
         lines.append(f"| {row['mode']} | {row['rounds']} | {row['rate']:,} | {_spread(row['sent_rps'])} "
                      f"| {_spread(row['ok_rps'])} | {_spread(row['failed'], 0)} | {latency_text} "
+                     f"| {_spread(row['server_cores'], 2)} | {_spread(row['load_tool_cores'], 2)} "
                      f"| {_spread(row['threads_back_after_s'])} ({row['threads_not_back']}) "
                      f"| {_spread(row['rss_back_after_s'])} ({row['rss_not_back']}) | {fresh} ({row['fresh_failed']}) "
                      f"| {row['crashed']} | {row['oom']} |")
     return lines + [""]
+
+
+def _cores_text(cores):
+    if not cores:
+        return "n/a"
+    return " / ".join("n/a" if cores.get(k) is None else f"{cores[k]:.2f}" for k in ("server", "load_tool"))
 
 
 def report(run):
@@ -414,9 +466,9 @@ def report(run):
              "## Each round", "",
              "| target | round | capacity | asked → sent req/s | 2xx req/s | failed (timeout/connect/reset/non-2xx/other) "
              "| latency p50 / p99 / max ms "
-             "| threads idle → peak → end (back after) | RSS MB idle → peak → end (back after) | fresh request "
-             "| crash | OOM |",
-             "|---|---:|---:|---:|---:|---|---|---|---|---|---|---|"]
+             "| CPU cores server / load tool | threads idle → peak → end (back after) "
+             "| RSS MB idle → peak → end (back after) | fresh request | crash | OOM |",
+             "|---|---:|---:|---:|---:|---|---|---|---|---|---|---|---|"]
     for t in run["targets"]:
         load = t.get("load") or {}
         errors = load.get("errors") or {}
@@ -437,7 +489,8 @@ def report(run):
         fresh_text = (f"{fresh.get('status')} in {fresh['seconds'] * 1000:.0f} ms" if fresh else "n/a")
         checks_ = t.get("checks") or {}
         lines.append(f"| {t['mode']} | {t.get('repeat', 1)} | {t['capacity_rps']:g} | {t['rate']} → {_number(load.get('sent_rps'))} "
-                     f"| {_number(load.get('ok_rps'))} | {failed} | {latency_text} | {span(threads)} | {span(rss)} | {fresh_text} "
+                     f"| {_number(load.get('ok_rps'))} | {failed} | {latency_text} | {_cores_text(r.get('cpu_cores'))} "
+                     f"| {span(threads)} | {span(rss)} | {fresh_text} "
                      f"| {_problem(checks_.get('no_crash'))} | {_problem(checks_.get('no_oom'))} |")
     lines += ["", "Files: `soak.json` (every figure, each round's latency histogram), `raw/<target>.r<round>.samples.csv` "
                   "(/proc every 0.5 s over quiet, load and idle), `raw/<target>.r<round>.load.out` (the load tool), "

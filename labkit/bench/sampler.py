@@ -6,6 +6,7 @@ bytes it has read (rchar, /proc/PID/io: the driver's reads give a live request r
 busy vs total CPU time from /proc/stat, so a point can say how much CPU *other* processes took.
 """
 import csv
+import gzip
 import os
 import threading
 import time
@@ -199,6 +200,23 @@ def summarize_window(samples, start_t, end_t):
     if summary is not None:
         summary["window_t_s"] = [round(start_t, 3), round(end_t, 3)]
     return summary
+
+
+def read_samples_csv(path):
+    """The samples write_samples_csv wrote: a results folder's raw/ data read back for a rebuild."""
+    def reading(row, who):
+        if not row[f"{who}_cpu_s"]:
+            return None
+        read_bytes = row.get(f"{who}_read_bytes")
+        return ProcessReading(cpu_s=float(row[f"{who}_cpu_s"]), rss_kb=int(row[f"{who}_rss_kb"]),
+                              hwm_kb=int(row.get(f"{who}_hwm_kb") or row[f"{who}_rss_kb"]),
+                              threads=int(row.get(f"{who}_threads") or 0),
+                              read_bytes=int(read_bytes) if read_bytes else None)
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", newline="") as f:
+        return [Sample(t=float(row["t_s"]), server=reading(row, "server"), driver=reading(row, "driver"),
+                       machine_busy_s=float(row["machine_busy_s"]), machine_total_s=float(row["machine_total_s"]))
+                for row in csv.DictReader(f)]
 
 
 def write_samples_csv(path, samples):

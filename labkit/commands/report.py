@@ -17,9 +17,10 @@ _parsers = {}
 
 
 def register(subparsers):
-    p = subparsers.add_parser("report", help="rebuild report.md, charts and tables of a bench or capacity results folder",
-                              description="Rebuilds report.md, results.csv and the charts of DIR from its results.json.")
-    p.add_argument("dir", metavar="DIR", help="a results folder (holds results.json)")
+    p = subparsers.add_parser("report", help="rebuild report.md, charts and tables of a bench, capacity or soak results folder",
+                              description="Rebuilds report.md, results.csv and the charts of DIR from its results.json "
+                                          "(a soak folder: soak.json's resource figures and report.md from raw/ samples).")
+    p.add_argument("dir", metavar="DIR", help="a results folder (holds results.json, or soak.json of ./lab soak)")
     p.set_defaults(run=run_report)
     _parsers["report"] = p
 
@@ -66,6 +67,11 @@ def rebuild(run, out_dir):
 
 def run_report(args):
     out_dir = Path(args.dir)
+    if any((out_dir / name).is_file() for name in ("soak.json", "soak.json.gz")) and not (out_dir / "results.json").is_file():
+        from ..soak import rebuild as rebuild_soak
+        run = rebuild_soak(out_dir)
+        print(f"rebuilt {out_dir / 'report.md'} ({len(run['targets'])} soaked targets)")
+        return 0
     run = load_run(_parsers["report"], out_dir)
     rebuild(run, out_dir)
     print(f"rebuilt {out_dir / 'report.md'} ({len(run['points'])} windows, charts: {', '.join(run['charts']) or 'none'})")

@@ -12,7 +12,7 @@ import pytest
 
 from labkit import ROOT, soak
 from labkit.bench.drivers import ensure_tools
-from labkit.bench.sampler import ProcessReading, Sample
+from labkit.bench.sampler import ProcessReading, Sample, write_samples_csv
 from labkit.errors import UsageError
 from labkit.process import spawn, stop
 from labkit.targets import Target
@@ -27,6 +27,33 @@ def test_back_near_idle_is_the_start_of_the_last_stretch_at_or_below_the_limit()
 def _sample(t, threads, rss_mb):
     return Sample(t=t, server=ProcessReading(cpu_s=0, rss_kb=rss_mb * 1024, hwm_kb=rss_mb * 1024, threads=threads,
                                              read_bytes=None), driver=None, machine_busy_s=0, machine_total_s=0)
+
+
+def test_rebuild_takes_the_load_phase_and_the_cpu_of_both_from_the_raw_samples(tmp_path, capsys):
+    # Server and load tool each burn one core while the load tool is attached (t 1 to 4); the server idles around it.
+    samples = [Sample(t=t, server=ProcessReading(cpu_s=10 + max(0, min(t, 4) - 1), rss_kb=600 * 1024, hwm_kb=600 * 1024,
+                                                 threads=4040 if 1 <= t <= 4 else 40, read_bytes=None),
+                      driver=(ProcessReading(cpu_s=2 + (t - 1), rss_kb=1024, hwm_kb=1024, threads=0, read_bytes=None)
+                              if 1 <= t <= 4 else None),
+                      machine_busy_s=0, machine_total_s=0)
+               for t in (0, 0.5, 1, 2, 3, 4, 5, 6)]
+    (tmp_path / "raw").mkdir()
+    write_samples_csv(tmp_path / "raw" / "v.r1.samples.csv", samples)
+    config = soak.SoakConfig(modes=("v",), capacity={"v": 100}, repeats=1).to_dict()
+    run = {"config": config, "env": {"command": "test"}, "state": "complete", "order": [["v"]],
+           "targets": [{"mode": "v", "repeat": 1, "capacity_rps": 100, "rate": 200, "alive": True, "oom": False,
+                        "load": {}, "fresh_request": {"status": 200, "seconds": 0.004}}]}
+    (tmp_path / "soak.json.gz").write_bytes(gzip.compress(json.dumps(run).encode()))
+    assert subprocess.run([sys.executable, "-m", "labkit.cli", "report", str(tmp_path)], cwd=ROOT,
+                          timeout=60).returncode == 0
+    rebuilt = json.loads(gzip.decompress((tmp_path / "soak.json.gz").read_bytes()))
+    resources = rebuilt["targets"][0]["resources"]
+    assert resources["load_t_s"] == [1, 4], "the load phase is where the load tool was attached"
+    assert resources["cpu_cores"] == {"server": 1.0, "load_tool": 1.0}
+    assert resources["threads"]["idle"] == 40 and resources["threads"]["back_after_s"] == 1.0
+    assert rebuilt["targets"][0]["checks"]["threads_back"] is True
+    assert "| 1.00 / 1.00 |" in (tmp_path / "report.md").read_text()
+    assert not (tmp_path / "soak.json").exists(), "written back compressed, as found"
 
 
 def test_threads_that_stay_up_after_the_load_are_not_back():
