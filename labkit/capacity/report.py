@@ -128,7 +128,9 @@ def _gc_rule_text(config):
     return (f"a window counts as meeting the goal only with at least {needed} young collections in it (JFR), so its "
             f"percentile holds the pauses of the steady state (after the full GC a window starts with an empty young "
             f"generation); one that met the goal with fewer is measured again at the same rate for twice as long "
-            f"(window id `-wNNs`), up to {config['max_window_s']} s, where it counts, flagged `few-gcs`; a window "
+            f"(window id `-wNNs`), up to {config['max_window_s']} s, where it counts, flagged `few-gcs`; on the "
+            f"search's doubling ramp (before its first miss) a window that met the goal counts whatever its collections: "
+            f"it only sends the search higher, and the bisection and confirmation keep the rule; a window "
             f"that missed the goal missed it whatever its collections; without a count (no JFR) a window counts on "
             f"its goal alone, flagged `gcs-unknown`")
 
@@ -219,7 +221,8 @@ def _steps_table(run):
 # A window's capacity.verdict (runner.window_verdict) as the report says it; runs made before the
 # young-collection rule have none, only `passed`.
 VERDICT_CELLS = {"met": "yes", "missed": "no", "rerun-longer": "not yet: too few young GCs, re-run longer",
-                 "met-few-gcs": "yes, few-gcs at the cap", "met-gcs-unknown": "yes (young GCs not counted)"}
+                 "met-few-gcs": "yes, few-gcs at the cap", "met-gcs-unknown": "yes (young GCs not counted)",
+                 "met-ramp": "yes, on the ramp (few young GCs)"}
 
 
 def counted_text(capacity):
@@ -323,7 +326,9 @@ HOW_TO_READ = """\
   (`--min-young-gcs`, JFR): each window starts after a full GC with an empty young generation, so a
   short one at a moderate rate may hold none and leave the pauses of the steady state out of its
   percentile. One that met the goal with too few is measured again twice as long (the steps table
-  shows both; only the longer counts), up to `--max-window`, where it counts flagged `few-gcs`.
+  shows both; only the longer counts), up to `--max-window`, where it counts flagged `few-gcs`. On the
+  search's doubling ramp (before its first miss) a pass counts at once (`on the ramp`): it only leads
+  to a higher rate; the bisection and the confirmation rounds keep the rule.
 - **warm-up ended**: `steady, JIT quiet` (the last 3 iterations within ±5 % and the last one compiled at
   most `--warmup-jit-rate` methods per second), `steady (no JIT count)` (jcmd could not read
   `sun.ci.totalCompiles`: the throughput alone decided) or `cap` (`--warmup-max` came first).

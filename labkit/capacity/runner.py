@@ -70,6 +70,7 @@ VERDICT_TEXT = {
     RERUN_LONGER: "meets the goal with {young_gcs} young collection(s), {min_young_gcs} needed: does not count yet",
     "met-few-gcs": "meets the goal with {young_gcs} young collection(s) at the {window_s} s cap: counts (few-gcs)",
     "met-gcs-unknown": "meets the goal (young collections not counted: JFR unavailable; gcs-unknown)",
+    "met-ramp": "meets the goal with {young_gcs} young collection(s): counts on the ramp only",
 }
 VERDICT_FLAGS = {"met-few-gcs": "few-gcs", "met-gcs-unknown": "gcs-unknown"}
 
@@ -221,8 +222,9 @@ class CapacityRunner:
         def work(server, url, response_bytes, session):
             while (rate := search.next_rate()) is not None:
                 searches, confirms = self._left(sleep, mode, "search")
+                # On the ramp (no miss yet) a pass only leads to a higher rate: the GC rule waits for the bisection.
                 record = self._window(server, url, response_bytes, session, mode, sleep, rate, "search",
-                                      len(search.steps) + 1, None, (searches, confirms))
+                                      len(search.steps) + 1, None, (searches, confirms), ramp=search.failed is None)
                 search.record(rate, record["capacity"]["passed"])
                 if record.get("server_exited"):
                     break
@@ -250,7 +252,7 @@ class CapacityRunner:
 
         self._session(mode, sleep, "confirm", repeat, work)
 
-    def _window(self, server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left):
+    def _window(self, server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left, ramp=False):
         """A window at `rate` that may count: while one met the goal with fewer young collections than
         min_young_gcs (its percentile then left out the GC pauses of the steady state), the same rate
         again for twice as long, up to max_window_s (window_verdict)."""
@@ -258,7 +260,7 @@ class CapacityRunner:
         window_s, extends = config.duration_s, None
         while True:
             record = self._window_once(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat,
-                                       left, window_s, extends)
+                                       left, window_s, extends, ramp)
             capacity = record["capacity"]
             if capacity.get("verdict") != RERUN_LONGER or record.get("server_exited"):
                 return record
@@ -270,22 +272,22 @@ class CapacityRunner:
             window_s = longer
 
     def _window_once(self, server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left,
-                     window_s, extends):
+                     window_s, extends, ramp=False):
         """A window at `rate`; measured again, once, when it missed because the load tool could not keep
         the rate (a window says nothing about the server then)."""
         record = self._measure_window(server, url, response_bytes, session, mode, sleep, rate, phase, step,
-                                      repeat, left, window_s, extends)
+                                      repeat, left, window_s, extends, ramp=ramp)
         if record["capacity"]["met_goal"] or record.get("server_exited") or not load_tool_failed(record):
             return record
         self.log(f"    the load tool could not keep {rate:,} req/s (vegeta at "
                  f"{record['resources']['driver']['cpu_cores']:.2f} cores): once more after its sockets drain")
         self._wait_for_time_wait(server.port, limit=TIME_WAIT_DRAINED)
         again = self._measure_window(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat,
-                                     left, window_s, extends, again_of=record["id"])
+                                     left, window_s, extends, again_of=record["id"], ramp=ramp)
         return again
 
     def _measure_window(self, server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left,
-                        window_s, extends, again_of=None):
+                        window_s, extends, again_of=None, ramp=False):
         """One fixed-rate vegeta run: a pre-roll, then the measured window of window_s (requests due in it)."""
         config = self.config
         self.point_index += 1
@@ -314,7 +316,7 @@ class CapacityRunner:
         load = run["load"]
         record = self._point(point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, run, spec)
         record["jfr"] = self._jfr_window(point_id, start, end)
-        self._judge(record, window_s)
+        self._judge(record, window_s, ramp)
         record["client_sockets"] = sockets
         if again_of:
             record["again_of"] = again_of
@@ -368,13 +370,13 @@ class CapacityRunner:
                               "met_goal": meets_goal(record, self.config.goal.percentile, goal_ms)}
         return record
 
-    def _judge(self, record, window_s):
+    def _judge(self, record, window_s, ramp=False):
         """Whether the window counts as meeting the goal: the goal, and enough young collections in it."""
         config = self.config
         capacity = record["capacity"]
         young = young_gcs(record.get("jfr"))
         counts, verdict = window_verdict(capacity["met_goal"], young, config.min_young_gcs, window_s,
-                                         config.max_window_s)
+                                         config.max_window_s, ramp)
         capacity.update({"young_gcs": young, "min_young_gcs": config.min_young_gcs, "window_s": window_s,
                          "verdict": verdict, "passed": counts})
         if verdict in VERDICT_FLAGS:
@@ -467,19 +469,25 @@ def young_gcs(jfr):
     return jfr.get("young_gc_count")
 
 
-def window_verdict(met_goal, young, min_young_gcs, window_s, max_window_s):
+def window_verdict(met_goal, young, min_young_gcs, window_s, max_window_s, ramp=False):
     """(counts as meeting the goal, verdict) of a window. A window that missed the goal missed it,
     whatever its collections (failing is conservative). One that met it counts only with at least
     min_young_gcs young collections in it; with fewer it is re-run longer (RERUN_LONGER) until
     window_s reaches max_window_s, where it counts, flagged few-gcs: a target that allocates so little
     that it collects less than that in the longest window has no steady-state pause the window misses.
-    With the count unknown it counts on the goal alone, as before the rule (flagged gcs-unknown)."""
+    With the count unknown it counts on the goal alone, as before the rule (flagged gcs-unknown).
+    On the search's doubling ramp (`ramp`) a window that met the goal with too few counts at once
+    (met-ramp): it only sends the search to a higher rate, and the rate finally reported comes from
+    the bisection and the confirmation rounds, which keep the rule. This spares the long windows the
+    low rates need (at 250 req/s a Payara collected once in 120 s)."""
     if not met_goal:
         return False, "missed"
     if min_young_gcs <= 0 or (young is not None and young >= min_young_gcs):
         return True, "met"
     if young is None:
         return True, "met-gcs-unknown"
+    if ramp:
+        return True, "met-ramp"
     if window_s >= max_window_s:
         return True, "met-few-gcs"
     return False, RERUN_LONGER

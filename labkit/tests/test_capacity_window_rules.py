@@ -107,19 +107,31 @@ def windows_with(runner, outcome):
     measured = []
 
     def measure(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left, window_s,
-                extends, again_of=None):
+                extends, again_of=None, ramp=False):
         met, young = outcome(window_s)
         record = {"id": f"{rate}rps-w{window_s}s", "flags": [], "capacity": {"met_goal": met},
                   "jfr": {"available": True, "young_gc_count": young}}
-        runner._judge(record, window_s)
+        runner._judge(record, window_s, ramp)
         measured.append((window_s, (extends or {}).get("id")))
         return record
     runner._measure_window = measure
     return measured
 
 
-def run_window(runner):
-    return runner._window(None, "url", 1, {}, "virtual", SleepSpec(100, 100), 2000, "search", 1, None, (0, 0))
+def run_window(runner, ramp=False):
+    return runner._window(None, "url", 1, {}, "virtual", SleepSpec(100, 100), 2000, "search", 1, None, (0, 0),
+                          ramp=ramp)
+
+
+def test_on_the_ramp_a_pass_with_too_few_young_collections_counts_at_once(tmp_path):
+    assert window_verdict(True, 0, 2, 15, 120, ramp=True) == (True, "met-ramp")
+    assert window_verdict(True, 3, 2, 15, 120, ramp=True) == (True, "met")
+    assert window_verdict(False, 0, 2, 15, 120, ramp=True) == (False, "missed")
+    runner = bare_runner(tmp_path, capacity_config())
+    measured = windows_with(runner, lambda window_s: (True, 0))
+    record = run_window(runner, ramp=True)
+    assert [w for w, _ in measured] == [15], "no longer window on the ramp"
+    assert record["capacity"]["passed"] and record["capacity"]["verdict"] == "met-ramp" and record["flags"] == []
 
 
 def test_a_window_with_too_few_young_collections_is_measured_again_twice_as_long_until_the_cap(tmp_path):
