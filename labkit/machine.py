@@ -43,6 +43,20 @@ def jdk_release(java_home):
     return release
 
 
+def tcp_counter(name, path="/proc/net/netstat"):
+    """A kernel TCP counter since boot (e.g. ListenOverflows: connections dropped because a listen
+    queue was full), or None when the file does not have it. Pairs of lines: names, then values."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError:
+        return None
+    for names, values in zip(lines[::2], lines[1::2]):
+        if names.startswith("TcpExt:") and values.startswith("TcpExt:"):
+            table = dict(zip(names.split()[1:], values.split()[1:]))
+            return int(table[name]) if name in table else None
+    return None
+
+
 def _proc_value(path, key):
     """The value of the first `key: value` line of a /proc file, or None."""
     try:

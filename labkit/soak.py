@@ -15,20 +15,23 @@ import json
 import shlex
 import statistics
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .bench.drivers import DRIVERS, DriverOutputError, LoadSpec
+from .bench.drivers import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL, DriverOutputError, LoadSpec
 from .bench.histograms import latency_ms, median_spread, merged
 from .bench.plan import rotated
-from .bench.results import read_json, write_json
+from .bench.results import portable, read_json, write_json
 from .bench.runner import keep_log
 from .bench.sampler import WindowSampler, process_running, read_samples_csv, write_samples_csv
 from .errors import LabError, UsageError
+from .machine import tcp_counter
 from .process import spawn, stop
 
 DRIVER = "vegeta"
+DEFAULT_PORT = 8080
 # "Back near idle": within this share of the idle value, or this absolute margin, whichever is larger.
 NEAR_IDLE_SHARE = 0.10
 NEAR_IDLE_THREADS = 10
@@ -48,9 +51,12 @@ class SoakConfig:
     warmup_s: int = 20
     sleep_ms: int = 100
     timeout_s: float = 10.0
-    port: int = 8080
+    port: int = DEFAULT_PORT
     jvm_options: tuple = ()
     repeats: int = 3
+    jvm_defaults: bool = True
+    cpus: object = None            # CpuPinning (--cpus): server and load tool on their own CPUs
+    max_connections: int = None    # the load tool's connection bound; None: the driver's default
 
     def rate(self, mode):
         return max(1, round(self.capacity[mode] * self.factor))
@@ -64,6 +70,8 @@ class SoakConfig:
                 "load_s": self.load_s, "idle_s": self.idle_s, "warmup_s": self.warmup_s,
                 "sleep_ms": self.sleep_ms, "timeout_s": self.timeout_s,
                 "port": self.port, "jvm_options": list(self.jvm_options), "driver": DRIVER, "repeats": self.repeats,
+                "jvm_defaults": self.jvm_defaults, "cpus": self.cpus.to_dict() if self.cpus else None,
+                "max_connections": self.max_connections or MAX_CONNECTIONS_OPEN_MODEL,
                 "near_idle": {"share": NEAR_IDLE_SHARE, "threads": NEAR_IDLE_THREADS, "rss_mb": NEAR_IDLE_RSS_MB},
                 "fresh_request_limit_s": FRESH_REQUEST_LIMIT_S}
 
@@ -150,7 +158,8 @@ def soak_target(target, config, executable, out_dir, repeat=1, log=print):
     raw.mkdir(parents=True, exist_ok=True)
     rate = config.rate(name)
     record = {"mode": name, "repeat": repeat, "capacity_rps": config.capacity[name], "rate": rate}
-    server = target.start(config.port, list(config.jvm_options))
+    with (config.cpus.server_affinity() if config.cpus else nullcontext()):
+        server = target.start(config.port, list(config.jvm_options), jvm_defaults=config.jvm_defaults)
     try:
         record["pid"] = server.pid
         url = server.base_url + config.path
@@ -163,7 +172,13 @@ def soak_target(target, config, executable, out_dir, repeat=1, log=print):
         log(f"{mode}: {config.load_s} s at {rate} req/s ({config.factor:g} x {config.capacity[name]:g}), "
             f"open model, then {config.idle_s} s idle")
         load_began = sampler.samples[-1].t if sampler.samples else 0.0
+        overflows_before = tcp_counter("ListenOverflows")
         load = _load(executable, url, config, rate, config.load_s, raw / f"{mode}.load", sampler)
+        overflows_after = tcp_counter("ListenOverflows")
+        # Connections the kernel dropped because the server's accept queue was full (the whole machine's count,
+        # but nothing else listens here during a soak): the client retries them after 1, 3, 7 s...
+        load["listen_overflows"] = (overflows_after - overflows_before
+                                    if None not in (overflows_before, overflows_after) else None)
         load_ended = sampler.samples[-1].t if sampler.samples else load_began
         alive_after_load = process_running(server.pid)
         if alive_after_load:
@@ -183,10 +198,10 @@ def soak_target(target, config, executable, out_dir, repeat=1, log=print):
 
 
 def _load(executable, url, config, rate, seconds, prefix, sampler):
-    spec = LoadSpec(url=url, concurrency=1, duration_s=seconds,
-                    timeout_s=config.timeout_s, rate=rate, side_file_prefix=prefix)
+    spec = LoadSpec(url=url, concurrency=1, duration_s=seconds, timeout_s=config.timeout_s, rate=rate,
+                    side_file_prefix=prefix, max_connections=config.max_connections)
     driver = DRIVERS[DRIVER]
-    command = driver.command(spec, executable)
+    command = (config.cpus.driver_prefix() if config.cpus else []) + driver.command(spec, executable)
     output_path = Path(f"{prefix}.out")
     began = time.monotonic()
     process = spawn(command, output_path)
@@ -363,6 +378,8 @@ def rebuild(out_dir):
 
 
 def _write(run, out_dir, compressed=False):
+    # Paths relative to the folder or the repository: a committed soak names none of this machine's.
+    run = portable(run, Path(out_dir).resolve())
     if compressed:
         (out_dir / "soak.json.gz").write_bytes(gzip.compress((json.dumps(run, indent=2) + "\n").encode(), mtime=0))
     else:
@@ -443,6 +460,12 @@ def summary_table(run):
     return lines + [""]
 
 
+def _cpus_text(cpus):
+    if not cpus or not any(cpus.values()):
+        return "server and load tool share every CPU (no --cpus)"
+    return f"server on {cpus.get('server') or 'any'}, load tool on {cpus.get('driver') or 'any'} (--cpus)"
+
+
 def _cores_text(cores):
     if not cores:
         return "n/a"
@@ -457,7 +480,9 @@ def report(run):
              f"threads and RSS: the medians there), then `GET {'/api/sleep?ms=' + str(config['sleep_ms'])}` at "
              f"{config['factor']:g} x its capacity for {config['load_s']} s with {config['driver']} (open model: requests "
              f"due at that rate whatever the answers, latency from each one's intended start; timeout "
-             f"{config['timeout_s']:g} s), then {config['idle_s']} s idle, then one fresh request. "
+             f"{config['timeout_s']:g} s, at most {config.get('max_connections', MAX_CONNECTIONS_OPEN_MODEL):,} "
+             f"connections: requests due while all are busy wait in the load tool), then {config['idle_s']} s idle, "
+             f"then one fresh request. CPUs: {_cpus_text(config.get('cpus'))}. "
              f"\"Back\" is the time after the load from which threads or RSS stayed within "
              f"max({NEAR_IDLE_SHARE:.0%}, {NEAR_IDLE_THREADS} threads / {NEAR_IDLE_RSS_MB} MB) of idle.", "",
              "Rounds: " + "; ".join(f"{i}: {', '.join(order)}" for i, order in enumerate(run.get("order") or [], 1))
@@ -465,10 +490,11 @@ def report(run):
              *summary_table(run),
              "## Each round", "",
              "| target | round | capacity | asked → sent req/s | 2xx req/s | failed (timeout/connect/reset/non-2xx/other) "
+             "| listen-queue overflows "
              "| latency p50 / p99 / max ms "
              "| CPU cores server / load tool | threads idle → peak → end (back after) "
              "| RSS MB idle → peak → end (back after) | fresh request | crash | OOM |",
-             "|---|---:|---:|---:|---:|---|---|---|---|---|---|---|---|"]
+             "|---|---:|---:|---:|---:|---|---:|---|---|---|---|---|---|---|"]
     for t in run["targets"]:
         load = t.get("load") or {}
         errors = load.get("errors") or {}
@@ -489,7 +515,9 @@ def report(run):
         fresh_text = (f"{fresh.get('status')} in {fresh['seconds'] * 1000:.0f} ms" if fresh else "n/a")
         checks_ = t.get("checks") or {}
         lines.append(f"| {t['mode']} | {t.get('repeat', 1)} | {t['capacity_rps']:g} | {t['rate']} → {_number(load.get('sent_rps'))} "
-                     f"| {_number(load.get('ok_rps'))} | {failed} | {latency_text} | {_cores_text(r.get('cpu_cores'))} "
+                     f"| {_number(load.get('ok_rps'))} | {failed} "
+                     f"| {'n/a' if load.get('listen_overflows') is None else format(load['listen_overflows'], ',')} "
+                     f"| {latency_text} | {_cores_text(r.get('cpu_cores'))} "
                      f"| {span(threads)} | {span(rss)} | {fresh_text} "
                      f"| {_problem(checks_.get('no_crash'))} | {_problem(checks_.get('no_oom'))} |")
     lines += ["", "Files: `soak.json` (every figure, each round's latency histogram), `raw/<target>.r<round>.samples.csv` "

@@ -8,9 +8,11 @@ from ..errors import UsageError
 from ..jdk import find_java_home
 from ..modes import find_mode
 from ..process import ensure_port_free
-from ..soak import DRIVER, SoakConfig, parse_capacity, run_soak
+from ..soak import DEFAULT_PORT, DRIVER, SoakConfig, parse_capacity, run_soak
 from ..targets import all_targets, choices
-from ..arguments import port_number, positive_number, positive_seconds, single_line, whole_number
+from ..arguments import positive_number, positive_seconds, whole_number
+from ..bench.config import add_run_options
+from ..bench.cpus import server_jvm_options
 
 _parser = None
 
@@ -36,10 +38,10 @@ def register(subparsers):
     p.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S", help="request timeout of the load tool (10)")
     p.add_argument("--repeats", type=whole_number(1, 20, "--repeats"), default="3", metavar="N",
                    help="rounds, each target on a fresh server, order rotated per round (default 3)")
-    p.add_argument("--port", default="8080", help="server port on 127.0.0.1 (8080)")
-    p.add_argument("--jvm-opt", action="append", default=[], metavar="OPT", type=single_line,
-                   help="extra server JVM option, repeatable")
-    p.add_argument("--out", metavar="DIR", help="results folder (default results/<timestamp>-soak/)")
+    p.add_argument("--max-connections", type=whole_number(1, MAX_CONNECTIONS_OPEN_MODEL, "--max-connections"),
+                   metavar="N", help=f"the load tool's connection bound (default {MAX_CONNECTIONS_OPEN_MODEL:,}); "
+                                     "requests due while all are busy wait in the load tool and count as late or unsent")
+    add_run_options(p, "soak")
     p.set_defaults(run=run)
     _parser = p
 
@@ -53,14 +55,16 @@ def _config(args):
                          + choices(known))
     return SoakConfig(modes=modes, capacity=parse_capacity(args.capacity, modes, args.sleep), factor=args.factor,
                       load_s=args.load, idle_s=args.idle, warmup_s=args.warmup, sleep_ms=args.sleep,
-                      timeout_s=args.timeout, port=port_number(args.port),
-                      jvm_options=tuple(args.jvm_opt), repeats=args.repeats), all_targets()
+                      timeout_s=args.timeout, port=args.port or DEFAULT_PORT,
+                      jvm_options=server_jvm_options(args.jvm_opt, args.cpus),
+                      jvm_defaults=args.jvm_defaults is not False, cpus=args.cpus,
+                      max_connections=args.max_connections, repeats=args.repeats), all_targets()
 
 
 def run(args):
     try:
         config, targets = _config(args)
-        out_dir = results_folder(args.out, "soak")
+        out_dir = results_folder(args.out, args.name or "soak")
     except UsageError as e:
         _parser.error(str(e))  # the usage line and exit 2, as for argparse's own errors
     ensure_port_free(config.port)
@@ -70,7 +74,7 @@ def run(args):
         ensure_built()
     _raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = collect(java_home, {DRIVER: executable}, lab_command_line("soak"))
+    env = collect(java_home, {DRIVER: executable}, lab_command_line("soak"), config.cpus)
     result = run_soak(config, targets, executable, out_dir, env)
     print((out_dir / "report.md").read_text())
     print(f"report: {out_dir / 'report.md'}")

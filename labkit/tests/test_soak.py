@@ -130,7 +130,7 @@ class _DyingServer:
 
 def test_a_server_that_dies_under_the_load_is_reported_as_crashed(tmp_path):
     executable = ensure_tools(["vegeta"])["vegeta"]
-    target = Target("dies", "dies at its 40th request", None, lambda port, jvm_options=(): _DyingServer(port, tmp_path / "s.log"))
+    target = Target("dies", "dies at its 40th request", None, lambda port, jvm_options=(), jvm_defaults=True: _DyingServer(port, tmp_path / "s.log"))
     config = soak.SoakConfig(modes=("dies",), capacity={"dies": 25}, load_s=3, idle_s=2, warmup_s=0, port=19251,
                              repeats=2)
     run = soak.run_soak(config, {"dies": target}, executable, tmp_path / "out", {"command": "test"}, log=lambda m: None)
@@ -177,6 +177,8 @@ def test_a_short_soak_of_a_baseline_survives_and_answers_afterwards(tmp_path):
     (["--modes", "virtual", "--capacity", "100", "--timeout", "0"], "seconds must be in (0, 3600]"),
     (["--modes", "virtual", "--capacity", "100", "--jvm-opt=-Xmx1g\nx"], "must be a single line"),
     (["--modes", "virtual", "--capacity", "100", "--repeats", "0"], "--repeats must be in 1..20"),
+    (["--modes", "virtual", "--capacity", "100", "--cpus", "server=1,driver=1"], "server and driver share CPU(s) 1"),
+    (["--modes", "virtual", "--capacity", "100", "--max-connections", "0"], "--max-connections must be in 1..15000"),
 ])
 def test_bad_input_gets_the_usage_line_and_exit_2(arguments, message):
     result = subprocess.run([sys.executable, "-m", "labkit.cli", "soak", *arguments], cwd=ROOT,
