@@ -1,6 +1,7 @@
 """./lab capacity for real against the `jdk-virtual` baseline (10 ms sleep), a small search whose
-goal (p99 <= 2 s) every window meets on any machine, so the search runs to --max-rate; no window can
-hold the 1000 young collections asked for, so each is measured again twice as long, up to the 6 s
+goal (p99 <= 2 s) every window meets on any machine, so the search runs to --max-rate, all of it on
+its doubling ramp, where a window counts at once (met-ramp); no window can hold the 1000 young
+collections asked for, so each confirmation window is measured again twice as long, up to the 6 s
 cap, where it counts (few-gcs); then ./lab report rebuilds the report from the folder and ./lab
 compare finds no regression against itself."""
 import gzip
@@ -33,10 +34,11 @@ def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
     run = json.loads((out / "results.json").read_text())
     assert run["schema"] == "loomlab.capacity/1" and run["state"] == "complete"
     windows = [(p["phase"], p["rate"], p["capacity"]["window_s"], p["capacity"]["verdict"]) for p in run["points"]]
-    assert windows == [(phase, rate, window_s, verdict) for phase, rate in
-                       (("search", 50), ("search", 100), ("confirm", 100), ("confirm", 100))
-                       for window_s, verdict in ((3, "rerun-longer"), (6, "met-few-gcs"))]
-    for short, long in zip(run["points"][::2], run["points"][1::2]):
+    assert windows == [("search", 50, 3, "met-ramp"), ("search", 100, 3, "met-ramp")] + [
+        ("confirm", 100, window_s, verdict) for _ in range(2) for window_s, verdict in ((3, "rerun-longer"), (6, "met-few-gcs"))]
+    assert all(p["capacity"]["passed"] and "few-gcs" not in p["flags"] for p in run["points"][:2])
+    confirms = run["points"][2:]
+    for short, long in zip(confirms[::2], confirms[1::2]):
         assert not short["capacity"]["passed"] and short["capacity"]["met_goal"] and "few-gcs" not in short["flags"]
         assert long["capacity"]["passed"] and "few-gcs" in long["flags"]
         assert long["extends"]["id"] == short["id"] and long["extends"]["young_gcs"] == short["capacity"]["young_gcs"]
@@ -59,9 +61,9 @@ def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
     row = run["summary"][0]
     assert row["search"]["found_rps"] == 100 and row["search"]["missed_rps"] is None
     assert row["capacity_rps"]["median"] == 100 and row["capacity_rps"]["n"] == 2
-    assert row["at_capacity"]["latency_ms"]["count"] == sum(p["load"]["responses"] for p in run["points"][4:]
+    assert row["at_capacity"]["latency_ms"]["count"] == sum(p["load"]["responses"] for p in confirms
                                                             if p["capacity"]["passed"])
-    assert row["rerun_longer"] == 4 and [s["window_s"] for s in row["search"]["steps"]] == [6, 6]
+    assert row["rerun_longer"] == 2 and [s["window_s"] for s in row["search"]["steps"]] == [3, 3]
     assert [o["modes"] for o in run["orders"]] == [["jdk-virtual"], ["jdk-virtual"]]
     assert [s["warmup"]["iterations_ok_rps"][0] > 0 for s in run["sessions"]] == [True] * 3
     assert [s["warmup"]["full_gc"] for s in run["sessions"]] == [True] * 3  # the warm-up's garbage collected
