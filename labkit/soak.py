@@ -25,7 +25,7 @@ from .bench.histograms import latency_ms, median_spread, merged
 from .bench.plan import rotated
 from .bench.results import portable, read_json, write_json
 from .bench.runner import keep_log
-from .bench.sampler import WindowSampler, process_running, read_samples_csv, write_samples_csv
+from .bench.sampler import WindowSampler, process_running, read_samples_csv, summarize_window, write_samples_csv
 from .errors import LabError, UsageError
 from .machine import tcp_counter
 from .process import spawn, stop
@@ -262,17 +262,11 @@ def resource_checks(idle_samples, samples, load_began, load_ended):
     result["threads"]["limit"] = round(thread_limit, 1)
     result["rss_mb"]["limit"] = round(rss_limit_mb, 1)
     # The two share the machine's cores: what the load tool burns, the server could not have.
-    result["cpu_cores"] = {"server": _cores(during, "server"), "load_tool": _cores(during, "driver")}
+    window = summarize_window(samples, load_began, load_ended) or {}
+    result["cpu_cores"] = {"server": (window.get("server") or {}).get("cpu_cores"),
+                           "load_tool": (window.get("driver") or {}).get("cpu_cores")}
     result["load_t_s"] = [round(load_began, 3), round(load_ended, 3)]
     return result
-
-
-def _cores(samples, who):
-    """Average CPU cores `who` ("server" or "driver") used over the samples, or None."""
-    readings = [(s.t, getattr(s, who).cpu_s) for s in samples if getattr(s, who)]
-    if len(readings) < 2 or readings[-1][0] <= readings[0][0]:
-        return None
-    return round((readings[-1][1] - readings[0][1]) / (readings[-1][0] - readings[0][0]), 2)
 
 
 def load_window(samples):
