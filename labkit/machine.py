@@ -3,12 +3,16 @@
 Three kinds of results record it, each under the field names its reports (and the results
 committed under docs/results/) read: env.json of bench, capacity and soak (bench/env.py), the
 micro-benchmarks' reports (micro/common.py) and thread-memory.json (memory.py). Each of them is a
-view of facts() and jdk_release().
+view of facts() and jdk_release(). How busy its CPUs were, and how much of them the hypervisor took
+(steal), is read from /proc/stat here too (read_cpu_times), by the bench sampler and by micro.
 """
 import os
 import platform
 import resource
+from dataclasses import dataclass
 from pathlib import Path
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def facts():
@@ -90,5 +94,60 @@ def _os_name():
 def _load_average():
     try:
         return list(os.getloadavg())
+    except OSError:
+        return None
+
+
+@dataclass(frozen=True)
+class CpuTimes:
+    """CPU seconds since boot of one CPU or of several together, from /proc/stat. `steal` is time the
+    hypervisor ran something else while this guest had work for the CPU: neither idle nor ours."""
+    busy_s: float
+    steal_s: float
+    total_s: float
+
+    def __add__(self, other):
+        return CpuTimes(self.busy_s + other.busy_s, self.steal_s + other.steal_s, self.total_s + other.total_s)
+
+
+def parse_cpu_times(text):
+    """{"cpu": all CPUs, "cpu0": ..., ...} from the text of /proc/stat. Fields: user nice system idle
+    iowait irq softirq steal (guest time is already inside user and nice); iowait counts as idle."""
+    table = {}
+    for line in text.splitlines():
+        name, *fields = line.split()
+        if not name.startswith("cpu"):
+            continue
+        values = [int(v) for v in fields[:8]] + [0] * (8 - len(fields[:8]))
+        user, nice, system, _idle, _iowait, irq, softirq, steal = values
+        table[name] = CpuTimes(busy_s=(user + nice + system + irq + softirq) / CLOCK_TICKS,
+                               steal_s=steal / CLOCK_TICKS, total_s=sum(values) / CLOCK_TICKS)
+    return table
+
+
+def read_cpu_times(path="/proc/stat"):
+    """parse_cpu_times of the machine now."""
+    with open(path) as f:
+        return parse_cpu_times(f.read())
+
+
+def cpus_times(table, cpus):
+    """The CpuTimes of the listed CPU numbers together (all CPUs when `cpus` is None), or None when
+    one of them is not in the table."""
+    if cpus is None:
+        return table.get("cpu")
+    parts = [table.get(f"cpu{n}") for n in sorted(cpus)]
+    if not parts or None in parts:
+        return None
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total
+
+
+def process_cpus(pid):
+    """The CPU numbers a process may run on, or None when it is gone or cannot be asked."""
+    try:
+        return frozenset(os.sched_getaffinity(pid))
     except OSError:
         return None

@@ -118,13 +118,14 @@ def _summary_tables(run, several_drivers):
                                     f"{r['measured']}/{r['repeats']}", flags_text(r)] for r in rows])
     resources = _table(head + ["server CPU cores", "req per CPU-s", "RSS avg MB", "RSS peak MB", "VmHWM MB",
                                "req/s per GB RSS", "OS threads max", "GC pause total ms", "heap used max MB",
-                               "pinned events", "driver CPU cores", "other CPU cores"],
+                               "pinned events", "driver CPU cores", "other CPU cores", "stolen CPU cores"],
                        [lead(r) + [metric(r, "server_cpu_cores", 2), metric(r, "requests_per_cpu_s"),
                                    metric(r, "rss_avg_mb", spread=False), metric(r, "rss_peak_mb"),
                                    metric(r, "vm_hwm_mb", spread=False), metric(r, "rps_per_gb_rss"),
                                    metric(r, "threads_max"), metric(r, "gc_pause_total_ms", 1),
                                    metric(r, "heap_used_max_mb", spread=False), metric(r, "pinned_events", spread=False),
-                                   metric(r, "driver_cpu_cores", 2), metric(r, "other_cpu_cores", 2, spread=False)]
+                                   metric(r, "driver_cpu_cores", 2), metric(r, "other_cpu_cores", 2, spread=False),
+                                   metric(r, "steal_cpu_cores", 2, spread=False)]
                         for r in rows])
     return throughput, resources
 
@@ -166,7 +167,7 @@ def _observations(run, several_drivers):
             lines.append("  Ceilings differ at this level: " + "; ".join(
                 f"{', '.join(modes)} {number(ceiling)} req/s" for ceiling, modes in ceilings.items())
                 + ". A ratio across different ceilings is partly the ceilings' ratio: compare like for like.")
-    for flag in ("client-bound", "cpu-saturated", "other-load", "errors"):
+    for flag in ("client-bound", "cpu-saturated", "other-load", "host-steal", "errors"):
         hit = [f"{r['mode']} c={r['concurrency']}" for r in run["summary"] if r["flags"].get(flag)]
         if hit:
             lines.append(f"- `{flag}` at: {', '.join(hit)}: {FLAG_MEANINGS[flag]}.")
@@ -285,6 +286,9 @@ HOW_TO_READ = """\
   the machine: such a point says more about the tool than about the thread mode.
 - **other CPU cores**: CPU that neither the server nor the load tool used (other programs, kernel, the
   harness) — a shared or busy machine shows here.
+- **stolen CPU cores**: CPU time the hypervisor gave other guests while this machine had work for it
+  (steal in /proc/stat): a busy host shows here, and `host-steal` marks a point where it exceeds 0.1 cores
+  or 10 % of the server's CPUs.
 - Closed model (no --rate): each connection waits for its answer before the next request, so a slow
   server also slows the load (coordinated omission); latencies are those of the requests that were sent.
   With --rate and vegeta (open model) requests leave on schedule and latency runs from each request's

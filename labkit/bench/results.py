@@ -17,6 +17,10 @@ CLIENT_BOUND_CORES = 0.9
 SATURATED_SHARE = 0.95
 # CPU taken by programs other than server and driver above this (cores): the machine was shared.
 OTHER_LOAD_CORES = 0.25
+# The hypervisor ran other guests on our CPUs (steal in /proc/stat) for more than this many cores over
+# the window, or for more than this share of the CPUs the server may run on: its figures are low.
+HOST_STEAL_CORES = 0.1
+HOST_STEAL_SHARE = 0.1
 RATE_REACHED_SHARE = 0.95
 # An open-model tool that sent a request this late against its schedule was itself short of CPU.
 DRIVER_BEHIND_MS = 50
@@ -68,10 +72,14 @@ def flags(record):
     if driver_cores is not None and driver_cores > CLIENT_BOUND_CORES:
         found.append("client-bound")
     machine = resources.get("machine") or {}
-    if machine.get("busy_cores") is not None and machine["busy_cores"] >= SATURATED_SHARE * machine["cpus"]:
+    if machine.get("busy_cores") is not None and (machine["busy_cores"] + (machine.get("steal_cores") or 0)
+                                                   >= SATURATED_SHARE * machine["cpus"]):
         found.append("cpu-saturated")
     if (machine.get("other_cores") or 0) > OTHER_LOAD_CORES:
         found.append("other-load")
+    if ((machine.get("steal_cores") or 0) > HOST_STEAL_CORES
+            or (machine.get("server_cpus_steal_share") or 0) > HOST_STEAL_SHARE):
+        found.append("host-steal")
     if load:
         if load["errors"]["total"]:
             found.append("errors")
@@ -92,9 +100,12 @@ FLAG_MEANINGS = {
                "second) got no answer in time; its thread dump was saved and summarised (see `watchdog.stall` and the "
                "report's Stalls section), the server was stopped and the session's later points were not run",
     "client-bound": f"the load tool used more than {CLIENT_BOUND_CORES:.0%} of a core: it may have set the pace, not the server",
-    "cpu-saturated": f"the machine's CPUs (all programs together) were at least {SATURATED_SHARE:.0%} busy: the server "
-                     "may have waited for CPU",
+    "cpu-saturated": f"the machine's CPUs (all programs together, plus the time the hypervisor took) were at least "
+                     f"{SATURATED_SHARE:.0%} busy: the server may have waited for CPU",
     "other-load": f"programs other than server and load tool used more than {OTHER_LOAD_CORES} cores: the machine was shared",
+    "host-steal": f"the hypervisor took the machine's CPUs for other guests (steal) for more than {HOST_STEAL_CORES} "
+                  f"cores, or more than {HOST_STEAL_SHARE:.0%} of the server's CPUs' time: the server had work and no "
+                  "CPU, so its throughput and latency are worse than this machine gives when the host is quiet",
     "errors": "some requests failed (timeouts, resets, non-2xx): see the error columns",
     "incomplete": "the load tool did not cover the planned window: it stopped before the end (ab stops at its "
                   "first timeout) or began after the window opened (vegeta's first request due late)",
@@ -136,6 +147,7 @@ SUMMARY_METRICS = (
     ("park_total_ms", ("jfr", "locks", "park", "total_ms")),
     ("driver_cpu_cores", ("resources", "driver", "cpu_cores")),
     ("other_cpu_cores", ("resources", "machine", "other_cores")),
+    ("steal_cpu_cores", ("resources", "machine", "steal_cores")),
 )
 
 
@@ -259,6 +271,8 @@ CSV_COLUMNS = (
     ("driver_cpu_cores", ("resources", "driver", "cpu_cores")),
     ("machine_busy_cores", ("resources", "machine", "busy_cores")),
     ("machine_other_cores", ("resources", "machine", "other_cores")),
+    ("machine_steal_cores", ("resources", "machine", "steal_cores")),
+    ("server_cpus_steal_share", ("resources", "machine", "server_cpus_steal_share")),
     ("gc_count", ("jfr", "gc_count")), ("gc_pause_total_ms", ("jfr", "gc_pause_total_ms")),
     ("gc_pause_max_ms", ("jfr", "gc_pause_max_ms")), ("heap_used_max_mb", ("jfr", "heap_used_max_mb")),
     ("heap_after_gc_avg_mb", ("jfr", "heap_after_gc_avg_mb")), ("pinned_events", ("jfr", "pinned_events")),

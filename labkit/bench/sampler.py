@@ -3,7 +3,9 @@
 Per process: CPU time (user+sys, /proc/PID/stat), resident memory now and at its peak (VmRSS,
 VmHWM), OS threads (Threads; virtual threads are not OS threads and do not show here), and the
 bytes it has read (rchar, /proc/PID/io: the driver's reads give a live request rate). Machine:
-busy vs total CPU time from /proc/stat, so a point can say how much CPU *other* processes took.
+busy, stolen and total CPU time from /proc/stat (labkit/machine.py), so a point can say how much CPU
+*other* processes took, and how much the hypervisor took from the machine and from the CPUs the
+server may run on (steal: the server had work, the CPU ran another guest).
 """
 import csv
 import gzip
@@ -11,6 +13,8 @@ import os
 import threading
 import time
 from dataclasses import dataclass
+
+from ..machine import cpus_times, process_cpus, read_cpu_times
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 CPU_COUNT = os.cpu_count() or 1
@@ -68,15 +72,6 @@ def _read_bytes(pid):
     return None
 
 
-def read_machine_cpu():
-    """(busy seconds, total seconds) of all CPUs since boot; iowait counts as idle."""
-    with open("/proc/stat") as f:
-        values = [int(v) for v in f.readline().split()[1:]]
-    idle = values[3] + (values[4] if len(values) > 4 else 0)
-    total = sum(values[:8])  # guest time is already inside user/nice
-    return (total - idle) / CLOCK_TICKS, total / CLOCK_TICKS
-
-
 @dataclass(frozen=True)
 class Sample:
     t: float                       # seconds since the sampler started
@@ -84,6 +79,10 @@ class Sample:
     driver: ProcessReading | None
     machine_busy_s: float
     machine_total_s: float
+    # None in samples written before steal was read (their CSV has no such columns).
+    machine_steal_s: float | None = None
+    server_cpus_steal_s: float | None = None  # the CPUs the server may run on, together
+    server_cpus_total_s: float | None = None
 
 
 class WindowSampler:
@@ -99,6 +98,7 @@ class WindowSampler:
         self._thread = None
         self._t0 = None
         self.started_epoch = None
+        self.server_cpus = process_cpus(server_pid)
 
     def start(self):
         self._t0 = time.monotonic()
@@ -128,10 +128,14 @@ class WindowSampler:
             self._take()
 
     def _take(self):
-        busy, total = read_machine_cpu()
+        table = read_cpu_times()
+        machine, server_cpus = table["cpu"], cpus_times(table, self.server_cpus)
         sample = Sample(t=time.monotonic() - self._t0, server=read_process(self.server_pid),
                         driver=read_process(self.driver_pid) if self.driver_pid else None,
-                        machine_busy_s=busy, machine_total_s=total)
+                        machine_busy_s=machine.busy_s, machine_total_s=machine.total_s,
+                        machine_steal_s=machine.steal_s,
+                        server_cpus_steal_s=server_cpus.steal_s if server_cpus else None,
+                        server_cpus_total_s=server_cpus.total_s if server_cpus else None)
         with self._lock:
             self.samples.append(sample)
 
@@ -188,7 +192,18 @@ def summarize(samples, driver_cpu_s=None):
             # What neither the server nor the driver used: other programs, the kernel, this harness.
             "other_cores": round(max(busy_cores - ours, 0.0), 3),
         }
+        if first.machine_steal_s is not None and last.machine_steal_s is not None:
+            stolen = (last.machine_steal_s - first.machine_steal_s) / total * CPU_COUNT
+            summary["machine"]["steal_cores"] = round(stolen, 3)
+        server_total = _delta(first.server_cpus_total_s, last.server_cpus_total_s)
+        if server_total:
+            stolen = _delta(first.server_cpus_steal_s, last.server_cpus_steal_s)
+            summary["machine"]["server_cpus_steal_share"] = round(stolen / server_total, 3)
     return summary
+
+
+def _delta(first, last):
+    return last - first if first is not None and last is not None else None
 
 
 def summarize_window(samples, start_t, end_t):
@@ -212,10 +227,16 @@ def read_samples_csv(path):
                               hwm_kb=int(row.get(f"{who}_hwm_kb") or row[f"{who}_rss_kb"]),
                               threads=int(row.get(f"{who}_threads") or 0),
                               read_bytes=int(read_bytes) if read_bytes else None)
+    def optional(row, column):
+        return float(row[column]) if row.get(column) else None
+
     opener = gzip.open if str(path).endswith(".gz") else open
     with opener(path, "rt", newline="") as f:
         return [Sample(t=float(row["t_s"]), server=reading(row, "server"), driver=reading(row, "driver"),
-                       machine_busy_s=float(row["machine_busy_s"]), machine_total_s=float(row["machine_total_s"]))
+                       machine_busy_s=float(row["machine_busy_s"]), machine_total_s=float(row["machine_total_s"]),
+                       machine_steal_s=optional(row, "machine_steal_s"),
+                       server_cpus_steal_s=optional(row, "server_cpus_steal_s"),
+                       server_cpus_total_s=optional(row, "server_cpus_total_s"))
                 for row in csv.DictReader(f)]
 
 
@@ -223,7 +244,8 @@ def write_samples_csv(path, samples):
     with open(path, "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["t_s", "server_cpu_s", "server_rss_kb", "server_hwm_kb", "server_threads",
-                         "driver_cpu_s", "driver_rss_kb", "driver_read_bytes", "machine_busy_s", "machine_total_s"])
+                         "driver_cpu_s", "driver_rss_kb", "driver_read_bytes", "machine_busy_s", "machine_total_s",
+                         "machine_steal_s", "server_cpus_steal_s", "server_cpus_total_s"])
         for s in samples:
             server, driver = s.server, s.driver
             writer.writerow([f"{s.t:.3f}",
@@ -231,4 +253,6 @@ def write_samples_csv(path, samples):
                              server.hwm_kb if server else "", server.threads if server else "",
                              f"{driver.cpu_s:.2f}" if driver else "", driver.rss_kb if driver else "",
                              driver.read_bytes if driver and driver.read_bytes is not None else "",
-                             f"{s.machine_busy_s:.2f}", f"{s.machine_total_s:.2f}"])
+                             f"{s.machine_busy_s:.2f}", f"{s.machine_total_s:.2f}",
+                             *("" if v is None else f"{v:.2f}"
+                               for v in (s.machine_steal_s, s.server_cpus_steal_s, s.server_cpus_total_s))])

@@ -6,6 +6,7 @@ from ..bench.formatting import number
 from ..bench.plan import format_duration
 from ..bench.results import FLAG_MEANINGS, write_csv
 from .charts import write_charts
+from .runner import HOST_REST_S, STEAL_AGAIN_SHARE
 from .summary import ratios, summarize
 
 CSV_COLUMNS = (
@@ -27,6 +28,8 @@ CSV_COLUMNS = (
     ("server_threads_max", ("resources", "server", "threads_max")),
     ("driver_cpu_cores", ("resources", "driver", "cpu_cores")),
     ("machine_other_cores", ("resources", "machine", "other_cores")),
+    ("machine_steal_cores", ("resources", "machine", "steal_cores")),
+    ("server_cpus_steal_share", ("resources", "machine", "server_cpus_steal_share")),
     ("gc_count", ("jfr", "gc_count")), ("gc_pause_total_ms", ("jfr", "gc_pause_total_ms")),
     ("gc_pause_max_ms", ("jfr", "gc_pause_max_ms")), ("vm_operation_max_ms", ("jfr", "vm_operation_max_ms")),
     ("vm_operation_max", ("jfr", "vm_operation_max")),
@@ -97,7 +100,9 @@ def _setup(run):
                     f"in one vegeta run with at most twice the connections the goal allows in flight (a request waiting "
                     f"for one waits inside its latency); requests due in the window count; before it, a wait while "
                     f"more than 8,000 client sockets to the server are in TIME_WAIT; a window the load tool could not drive "
-                    f"(flags client-bound and driver-behind) is measured once more (`-again`) after they drain; after each window a full GC (`jcmd GC.run`), "
+                    f"(flags client-bound and driver-behind) is measured once more (`-again`) after they drain, and one that "
+                    f"missed the goal while the hypervisor took more than {STEAL_AGAIN_SHARE:.0%} of the server's CPUs "
+                    f"(steal) once more after {HOST_REST_S} s; after each window a full GC (`jcmd GC.run`), "
                     f"so every window starts from the same heap, not from the garbage of the warm-up or of an "
                     f"overloaded window before it, then {config['cooldown_s']} s or more of rest (until the "
                     f"server's CPU is quiet)"),

@@ -6,14 +6,13 @@ from pathlib import Path
 from .. import ROOT
 from ..build import mvn
 from ..errors import LabError
-from ..machine import facts, jdk_release
+from ..machine import facts, jdk_release, read_cpu_times
 
 BENCHMARKS_JAR = ROOT / "micro" / "target" / "benchmarks.jar"
 RESULTS_ROOT = ROOT / "results"
 # Ports reserved for the micro-benchmarks: 18300-18309 JMH stub servers (chosen by the benchmark),
 # 18320-18339 the echo sweep, 18340-18399 tests.
 ECHO_PORT = 18320
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # Other processes' CPU use (in cores) above which a report says the machine was shared.
 OTHER_WORK_CORES = 0.25
 
@@ -90,15 +89,12 @@ def machine_lines(machine, cpu=None):
 
 
 def _machine_busy_seconds():
-    """Non-idle CPU seconds of all cores since boot (first line of /proc/stat)."""
+    """Non-idle CPU seconds of all cores since boot; idle, iowait and steal (the hypervisor's) are not
+    work done here. 0 when /proc/stat cannot be read."""
     try:
-        with open("/proc/stat") as f:
-            fields = [int(v) for v in f.readline().split()[1:]]
-    except (OSError, ValueError):
+        return read_cpu_times()["cpu"].busy_s
+    except (OSError, ValueError, KeyError):
         return 0.0
-    # user + nice + system + irq + softirq; idle, iowait and steal (the hypervisor's) are not work done here.
-    busy = sum(fields[:3]) + sum(fields[5:7])
-    return busy / CLOCK_TICKS
 
 
 def _own_cpu_seconds():

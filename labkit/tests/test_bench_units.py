@@ -15,10 +15,11 @@ from labkit.bench.jfr import (LOCK_EVENTS, blocking_site, epoch_seconds, iso_dur
 from labkit.bench.plan import Estimator, build_plan, format_duration
 from labkit.bench.results import derive, flags, little_ceiling, summarize, write_csv
 from labkit.bench.runner import measured_resources, phase_at, steady_window
-from labkit.bench.sampler import (ProcessReading, Sample, process_running, read_process, summarize as summarize_samples,
-                                  summarize_window)
+from labkit.bench.sampler import (ProcessReading, Sample, process_running, read_process, read_samples_csv,
+                                  summarize as summarize_samples, summarize_window, write_samples_csv)
 from labkit.bench.scenarios import expected_longest_ms, scenario
 from labkit.errors import LabError, UsageError
+from labkit.machine import CLOCK_TICKS, cpus_times, parse_cpu_times
 
 TARGETS = {"platform-4000": SimpleNamespace(max_concurrent=4000), "virtual": SimpleNamespace(max_concurrent=None)}
 
@@ -223,6 +224,75 @@ def test_flags_say_when_the_driver_or_the_machine_limited_the_point():
     assert "cpu-saturated" in point(busy=1.96)["flags"]
     assert "other-load" in point(other=0.6)["flags"]
     assert "errors" in point(errors=3)["flags"]
+
+
+def stolen_point(busy, steal_cores, server_share):
+    record = point(busy=busy)
+    record["resources"]["machine"].update(steal_cores=steal_cores, server_cpus_steal_share=server_share)
+    record["flags"] = flags(record)
+    return record
+
+
+def test_time_the_hypervisor_took_counts_towards_saturation_and_is_flagged_as_host_steal():
+    # 1.6 cores of work plus 0.35 stolen: the CPUs were full, though the guest saw them 80 % busy.
+    assert "cpu-saturated" not in point(busy=1.6)["flags"]
+    assert {"cpu-saturated", "host-steal"} <= set(stolen_point(1.6, 0.35, 0.2)["flags"])
+    # A server pinned to one CPU that lost 25 % of it: flagged though the machine-wide steal is small.
+    assert stolen_point(1.0, 0.08, 0.25)["flags"] == ["host-steal"]
+    assert stolen_point(1.0, 0.05, 0.05)["flags"] == []
+
+
+PROC_STAT = """cpu  1000 50 300 5000 20 0 30 200 0 0
+cpu0 600 50 200 2000 10 0 20 150 0 0
+cpu1 400 0 100 3000 10 0 10 50 0 0
+intr 12345 0 0
+ctxt 999
+"""
+
+
+def test_proc_stat_is_read_as_busy_steal_and_total_per_cpu_and_for_a_set_of_cpus():
+    table = parse_cpu_times(PROC_STAT)
+    assert set(table) == {"cpu", "cpu0", "cpu1"}
+    cpu0 = table["cpu0"]
+    # busy is user + nice + system + irq + softirq: not idle, iowait or the stolen time.
+    assert cpu0.busy_s == pytest.approx(870 / CLOCK_TICKS)
+    assert cpu0.steal_s == pytest.approx(150 / CLOCK_TICKS)
+    assert cpu0.total_s == pytest.approx(3030 / CLOCK_TICKS)
+    both = cpus_times(table, {0, 1})
+    assert both.steal_s == pytest.approx(200 / CLOCK_TICKS) and both.total_s == pytest.approx(table["cpu"].total_s)
+    assert cpus_times(table, None) == table["cpu"]
+    assert cpus_times(table, {1, 5}) is None, "a CPU the table lacks gives no figure, not a partial one"
+
+
+def stolen_samples():
+    def reading(cpu):
+        return ProcessReading(cpu_s=cpu, rss_kb=400 * 1024, hwm_kb=400 * 1024, threads=10, read_bytes=None)
+    # Two seconds; the machine's 2 CPUs lose 0.4 CPU-s to the host, the server's one CPU 0.3 of its 2 s.
+    return [Sample(0.0, reading(10.0), None, 100.0, 200.0, 5.0, 2.0, 100.0),
+            Sample(1.0, reading(10.5), None, 101.0, 202.0, 5.2, 2.15, 101.0),
+            Sample(2.0, reading(11.0), None, 102.0, 204.0, 5.4, 2.3, 102.0)]
+
+
+def test_a_window_says_how_many_cores_the_host_stole_and_what_share_of_the_servers_cpus():
+    machine = summarize_samples(stolen_samples())["machine"]
+    assert machine["steal_cores"] == pytest.approx(0.4 / 4 * CPUS)
+    assert machine["server_cpus_steal_share"] == pytest.approx(0.15)
+    # Samples from before steal was read give neither figure (and no host-steal flag).
+    old = [Sample(s.t, s.server, s.driver, s.machine_busy_s, s.machine_total_s) for s in stolen_samples()]
+    assert {"steal_cores", "server_cpus_steal_share"}.isdisjoint(summarize_samples(old)["machine"])
+
+
+def test_samples_keep_their_steal_through_the_csv_and_old_csvs_still_read(tmp_path):
+    path = tmp_path / "samples.csv"
+    write_samples_csv(path, stolen_samples())
+    back = read_samples_csv(path)
+    assert [(s.machine_steal_s, s.server_cpus_steal_s, s.server_cpus_total_s) for s in back] == \
+        [(5.0, 2.0, 100.0), (5.2, 2.15, 101.0), (5.4, 2.3, 102.0)]
+    old = tmp_path / "old.csv"
+    old.write_text("t_s,server_cpu_s,server_rss_kb,server_hwm_kb,server_threads,driver_cpu_s,driver_rss_kb,"
+                   "driver_read_bytes,machine_busy_s,machine_total_s\n0.000,1.00,100,100,5,,,,10.00,20.00\n")
+    (sample,) = read_samples_csv(old)
+    assert sample.machine_busy_s == 10.0 and sample.machine_steal_s is None and sample.server_cpus_total_s is None
 
 
 def test_repeats_are_summarized_as_median_with_min_and_max():

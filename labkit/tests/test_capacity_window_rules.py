@@ -1,6 +1,6 @@
 """What a ./lab capacity window measures, without servers: the young-collection rule (a window that met
 the goal with too few young collections is measured again longer; at --max-window it counts, flagged
-few-gcs), the warm-up that ends only when the JIT is quiet too, the perf-counter reading both build on,
+few-gcs), a missed window measured once more when the hypervisor took the server's CPUs, the warm-up that ends only when the JIT is quiet too, the perf-counter reading both build on,
 and the report of a run with re-run windows (and of one made before these rules)."""
 import stat
 import types
@@ -159,6 +159,45 @@ def test_the_re_run_stops_once_a_window_holds_enough_collections_or_misses(tmp_p
     runner = bare_runner(tmp_path, capacity_config())
     measured = windows_with(runner, lambda window_s: (False, 0))  # a miss with no collection is not re-run
     assert not run_window(runner)["capacity"]["passed"] and [w for w, _ in measured] == [15]
+
+
+def stolen_windows(runner, monkeypatch, outcomes):
+    """Replaces the measurement: each window takes the next (met_goal, share of the server's CPUs
+    stolen) from `outcomes`; returns the windows measured as (id, again_of) and the rests taken."""
+    measured, rests, queue = [], [], list(outcomes)
+
+    def measure(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left, window_s,
+                extends, again_of=None, ramp=False):
+        met, share = queue.pop(0)
+        record = {"id": f"w{len(measured) + 1}", "flags": [], "capacity": {"met_goal": met},
+                  "jfr": {"available": True, "young_gc_count": 5},
+                  "resources": {"machine": {"server_cpus_steal_share": share}}}
+        runner._judge(record, window_s, ramp)
+        measured.append((record["id"], again_of))
+        return record
+    runner._measure_window = measure
+    monkeypatch.setattr(runner_module.time, "sleep", rests.append)
+    return measured, rests
+
+
+def test_a_window_missed_while_the_host_stole_the_servers_cpus_is_measured_once_more(tmp_path, monkeypatch):
+    runner = bare_runner(tmp_path, capacity_config())
+    measured, rests = stolen_windows(runner, monkeypatch, [(False, 0.31), (True, 0.02)])
+    record = run_window(runner)
+    assert measured == [("w1", None), ("w2", "w1")] and rests == [runner_module.HOST_REST_S]
+    assert record["id"] == "w2" and record["capacity"]["passed"]
+
+    # Once only: a second stolen miss stands.
+    runner = bare_runner(tmp_path, capacity_config())
+    measured, _ = stolen_windows(runner, monkeypatch, [(False, 0.3), (False, 0.3)])
+    assert not run_window(runner)["capacity"]["passed"] and len(measured) == 2
+
+    # A miss on a quiet host, or a pass on a stolen one, is not measured again.
+    for outcome in [(False, 0.05), (False, None), (True, 0.4)]:
+        runner = bare_runner(tmp_path, capacity_config())
+        measured, rests = stolen_windows(runner, monkeypatch, [outcome])
+        run_window(runner)
+        assert measured == [("w1", None)] and rests == []
 
 
 def test_without_a_young_collection_count_a_window_counts_on_its_goal_and_is_flagged(tmp_path):
