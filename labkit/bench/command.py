@@ -114,7 +114,8 @@ def register(subparsers):
                         "per GB of peak RSS per size and the smallest heap within 5 %% of each mode's best")
     p.add_argument("--jfr-locks", action="store_true",
                    help="also record contended monitor enters and thread parks of 10 ms or more (JFR, with "
-                        "stacks); the report gives per window their count, blocked time, top classes and sites")
+                        "stacks); the report gives per mode and per window their count, blocked time, top "
+                        "classes and sites")
     add_carriers_argument(p)
     p.add_argument("--stall-after", type=positive_seconds, metavar="S",
                    help="the watchdog's probe (GET /api/info on a connection of its own, every second) unanswered "

@@ -1,4 +1,6 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
+import statistics
+
 from .ownapp_report import own_app_section
 from ..userapp import PROBE_ROOT
 from .charts import CHARTS
@@ -303,10 +305,52 @@ HOW_TO_READ = """\
 """
 
 
+LOCKS_PER_MODE_NOTE = ("Per mode and level, over its windows: contended monitor enters of 10 ms or more (median "
+                       "[min–max] of the windows' counts and blocked seconds) and where that time went, the classes "
+                       "and code sites summed over the windows (each window names its top five). A mode that runs "
+                       "more threads than cores at once shows here first.")
+
 LOCKS_NOTE = ("Per window: contended monitor enters and thread parks of 10 ms or more that began in it, their "
               "count and blocked time (total, longest), and where the most time went: the class blocked on and "
               "the code site (first frame outside java.util.concurrent.locks and the JDK's park machinery). "
               "Idle pool threads waiting for work park too: read the sites before the totals.")
+
+
+def _locks_per_mode(run):
+    groups = {}
+    for p in run["points"]:
+        monitors = ((p.get("jfr") or {}).get("locks") or {}).get("monitor_enter")
+        if monitors is not None:
+            groups.setdefault((p["mode"], p.get("driver"), p["concurrency"]), []).append(monitors)
+    if not groups:
+        return None
+    several_drivers = len({driver for _, driver, _ in groups}) > 1
+    rows = []
+    for (mode, driver, concurrency), windows in groups.items():
+        counts = [w.get("count") or 0 for w in windows]
+        blocked = [(w.get("total_ms") or 0) / 1000 for w in windows]
+        rows.append([mode] + ([driver] if several_drivers else []) + [
+            concurrency, len(windows), _median_range(counts, 0), _median_range(blocked, 1),
+            _top_summed(windows, "top_classes", "name"), _top_summed(windows, "top_sites", "site", code=True)])
+    return _table(["mode"] + (["driver"] if several_drivers else []) + [
+        "c", "windows", "monitor enters", "blocked s", "top classes (blocked s)", "top sites (blocked s)"], rows)
+
+
+def _median_range(values, digits):
+    text = number(statistics.median(values), digits)
+    return text + (f" [{number(min(values), digits)}–{number(max(values), digits)}]" if len(values) > 1 else "")
+
+
+def _top_summed(windows, field, key, code=False, top=3):
+    """The `top` entries of the windows' top lists, their blocked time summed over the windows."""
+    totals = {}
+    for window in windows:
+        for entry in window.get(field) or ():
+            totals[entry[key]] = totals.get(entry[key], 0.0) + (entry.get("total_ms") or 0) / 1000
+    ranked = sorted(totals.items(), key=lambda item: -item[1])[:top]
+    if not ranked:
+        return "–"
+    return "; ".join(f"{f'`{name}`' if code else name} ({number(seconds, 1)})" for name, seconds in ranked)
 
 
 def _locks_table(run):
@@ -374,7 +418,11 @@ def write_report(path, run):
             if name in run["charts"]:
                 parts += [f"![{name}]({run['charts'][name]})", ""]
     if run["config"].get("jfr_locks"):
-        parts += ["## Locks and parks (JFR, --jfr-locks)", "", LOCKS_NOTE, "", _locks_table(run), ""]
+        parts += ["## Locks and parks (JFR, --jfr-locks)", ""]
+        per_mode = _locks_per_mode(run)
+        if per_mode:
+            parts += [LOCKS_PER_MODE_NOTE, "", per_mode, ""]
+        parts += [LOCKS_NOTE, "", _locks_table(run), ""]
     stalls = _stalls(run)
     if stalls:
         parts += ["## Stalls", "", "The server stopped answering during these points. How to read a stall, and what "

@@ -568,6 +568,35 @@ def test_report_and_charts_from_a_run_record(tmp_path):
     assert "![throughput](throughput.png)" in report
 
 
+def locked_point(mode, repeat, count, total_ms, classes, sites):
+    monitors = {"count": count, "total_ms": total_ms, "max_ms": 0.0,
+                "top_classes": [{"name": n, "count": 1, "total_ms": ms} for n, ms in classes],
+                "top_sites": [{"site": n, "count": 1, "total_ms": ms} for n, ms in sites]}
+    return dict(point(), id=f"{mode}-{repeat}", index=repeat, repeat=repeat, mode=mode,
+                jfr={"locks": {"monitor_enter": monitors, "park": {"count": 0, "total_ms": 0.0, "max_ms": 0.0,
+                                                                    "top_classes": [], "top_sites": []}}})
+
+
+def test_report_sums_each_modes_lock_contention_over_its_windows(tmp_path):
+    from labkit.bench.report import write_report
+    points = [locked_point("platform-4000", 1, 4000, 2_000_000.0, [("Weld", 1_500_000.0), ("SecureRandom", 300_000.0)],
+                           [("Weld.getManager:109", 1_500_000.0)]),
+              locked_point("platform-4000", 2, 5000, 3_000_000.0, [("SecureRandom", 1_400_000.0), ("Weld", 1_000_000.0)],
+                           [("SecureRandom.next:222", 1_400_000.0), ("Weld.getManager:109", 1_000_000.0)]),
+              locked_point("platform-4000", 3, 3000, 1_000_000.0, [("Weld", 600_000.0)], [("Weld.getManager:109", 600_000.0)]),
+              locked_point("virtual", 1, 0, 0.0, [], [])]
+    config = dict(build(modes=("virtual", "platform-4000"), repeats=3).to_dict(), jfr_locks=True)
+    run = {"state": "complete", "planned_points": 4, "started": "t0", "finished": "t1", "wall_s": 75, "config": config,
+           "env": ENV, "points": points, "summary": summarize(points), "charts": {}}
+    write_report(tmp_path / "report.md", run)
+    report = (tmp_path / "report.md").read_text()
+    # Median [min-max] of the windows' counts and blocked seconds; classes and sites summed over the windows.
+    assert ("| platform-4000 | 100 | 3 | 4,000 [3,000–5,000] | 2,000.0 [1,000.0–3,000.0] | Weld (3,100.0); "
+            "SecureRandom (1,700.0) | `Weld.getManager:109` (3,100.0); `SecureRandom.next:222` (1,400.0) |") in report
+    assert "| virtual | 100 | 1 | 0 | 0.0 | – | – |" in report
+    assert report.index("monitor enters | blocked s") < report.index("| mode | c | repeat | monitor enters: count")
+
+
 # -- --heap ----------------------------------------------------------------------------------
 def test_heap_sizes_are_parsed_smallest_first_and_bad_ones_refused():
     from labkit.bench.heaps import heap_list
