@@ -308,7 +308,10 @@ HOW_TO_READ = """\
 LOCKS_PER_MODE_NOTE = ("Per mode and level, over its windows: contended monitor enters of 10 ms or more (median "
                        "[min–max] of the windows' counts and blocked seconds) and where that time went, the classes "
                        "and code sites summed over the windows (each window names its top five). A mode that runs "
-                       "more threads than cores at once shows here first.")
+                       "more threads than cores at once shows here first. In the lab's runs on JDK 25, JFR "
+                       "recorded no park or monitor-enter event of a virtual thread, only of platform threads, "
+                       "while thread dumps found hundreds of virtual threads BLOCKED on monitors: for virtual "
+                       "modes these counts leave out the requests' own waits.")
 
 LOCKS_NOTE = ("Per window: contended monitor enters and thread parks of 10 ms or more that began in it, their "
               "count and blocked time (total, longest), and where the most time went: the class blocked on and "
