@@ -4,11 +4,13 @@
 Both read only what a results folder commits (results.json with the per-window histograms), so
 they work on docs/results/ as well as on a fresh results/ folder.
 """
+import gzip
 import json
 from pathlib import Path
 
 from ..arguments import percentage
 from ..bench.histograms import latency_ms, merged
+from ..bench.results import read_json
 from ..errors import LabError
 
 BENCH, CAPACITY = "loomlab.bench/1", "loomlab.capacity/1"
@@ -36,13 +38,22 @@ def register(subparsers):
     _parsers["compare"] = c
 
 
+def results_file(folder):
+    """The folder's results.json, or the results.json.gz committed under docs/results/; None when neither."""
+    for name in ("results.json", "results.json.gz"):
+        path = Path(folder) / name
+        if path.is_file():
+            return path
+    return None
+
+
 def load_run(parser, folder):
-    path = Path(folder) / "results.json"
-    if not path.is_file():
-        parser.error(f"{folder} holds no results.json")
+    path = results_file(folder)
+    if path is None:
+        parser.error(f"{folder} holds no results.json (or results.json.gz)")
     try:
-        run = json.loads(path.read_text())
-    except ValueError as e:
+        run = read_json(path)
+    except (ValueError, OSError, EOFError) as e:
         raise LabError(f"{path} is not valid JSON: {e}") from None
     if run.get("schema") not in (BENCH, CAPACITY):
         parser.error(f"{path}: unknown schema '{run.get('schema')}' (expected {BENCH} or {CAPACITY})")
@@ -50,24 +61,31 @@ def load_run(parser, folder):
 
 
 def rebuild(run, out_dir):
-    """Writes the folder's derived files again from its point records."""
+    """Writes the folder's derived files again from its point records. A committed folder keeps its
+    results.json.gz (rewritten) and gains no uncompressed copy."""
+    compressed = results_file(out_dir) == out_dir / "results.json.gz"
     if run["schema"] == CAPACITY:
         from ..capacity.report import write_all
-        return write_all(run, out_dir)
-    from ..bench.charts import write_charts
-    from ..bench.report import write_report
-    from ..bench.results import summarize, write_csv, write_json
-    run["summary"] = summarize(run["points"])
-    write_csv(out_dir / "results.csv", run["points"])
-    run["charts"] = write_charts(run["summary"], out_dir, run["env"]["host"]["cpus"])
-    write_json(out_dir / "results.json", run)
-    write_report(out_dir / "report.md", run)
+        write_all(run, out_dir)
+    else:
+        from ..bench.charts import write_charts
+        from ..bench.report import write_report
+        from ..bench.results import summarize, write_csv, write_json
+        run["summary"] = summarize(run["points"])
+        write_csv(out_dir / "results.csv", run["points"])
+        run["charts"] = write_charts(run["summary"], out_dir, run["env"]["host"]["cpus"])
+        write_json(out_dir / "results.json", run)
+        write_report(out_dir / "report.md", run)
+    if compressed:
+        plain = out_dir / "results.json"
+        (out_dir / "results.json.gz").write_bytes(gzip.compress(plain.read_bytes(), mtime=0))
+        plain.unlink()
     return run
 
 
 def run_report(args):
     out_dir = Path(args.dir)
-    if any((out_dir / name).is_file() for name in ("soak.json", "soak.json.gz")) and not (out_dir / "results.json").is_file():
+    if any((out_dir / name).is_file() for name in ("soak.json", "soak.json.gz")) and results_file(out_dir) is None:
         from ..soak import rebuild as rebuild_soak
         run = rebuild_soak(out_dir)
         print(f"rebuilt {out_dir / 'report.md'} ({len(run['targets'])} soaked targets)")

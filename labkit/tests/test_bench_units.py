@@ -597,6 +597,27 @@ def test_report_sums_each_modes_lock_contention_over_its_windows(tmp_path):
     assert report.index("monitor enters | blocked s") < report.index("| mode | c | repeat | monitor enters: count")
 
 
+# matplotlib 3.9 calls pyparsing APIs that pyparsing 3.3 deprecates: noise, not a defect here.
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_lab_report_rebuilds_a_committed_folder_from_its_compressed_results(tmp_path, capsys):
+    import gzip
+    import json
+    from labkit.cli import main
+    points = [dict(point(ok_rps=r), id=f"p{i}", index=i, repeat=i) for i, r in enumerate([900.0, 950.0, 1000.0], 1)]
+    run = {"schema": "loomlab.bench/1", "state": "complete", "planned_points": 3, "started": "t0", "finished": "t1",
+           "wall_s": 75, "config": build(modes=("virtual",), repeats=3).to_dict(), "env": ENV, "points": points}
+    (tmp_path / "results.json.gz").write_bytes(gzip.compress(json.dumps(run).encode()))
+    assert main(["report", str(tmp_path)]) == 0
+    assert "| virtual | 100 | 100 | 950 [900–1,000] |" in (tmp_path / "report.md").read_text()
+    assert not (tmp_path / "results.json").exists(), "a committed folder gains no uncompressed copy"
+    assert json.loads(gzip.decompress((tmp_path / "results.json.gz").read_bytes()))["summary"][0]["metrics"]["ok_rps"]["n"] == 3
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(SystemExit):
+        main(["report", str(empty)])
+    assert "holds no results.json (or results.json.gz)" in capsys.readouterr().err
+
+
 # -- --heap ----------------------------------------------------------------------------------
 def test_heap_sizes_are_parsed_smallest_first_and_bad_ones_refused():
     from labkit.bench.heaps import heap_list
