@@ -1,10 +1,9 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
-import statistics
-
 from .ownapp_report import own_app_section
 from ..userapp import PROBE_ROOT
 from .charts import CHARTS
 from .formatting import flags_text, metric, number, sleep_text
+from .histograms import median_spread
 from .heaps import HOLDS_SHARE, heap_mb, smallest_holding_heaps
 from .plan import format_duration
 from .results import FLAG_MEANINGS
@@ -340,8 +339,8 @@ def _locks_per_mode(run):
 
 
 def _median_range(values, digits):
-    text = number(statistics.median(values), digits)
-    return text + (f" [{number(min(values), digits)}–{number(max(values), digits)}]" if len(values) > 1 else "")
+    """The windows' values as a summary metric reads them: 'median [min–max]'."""
+    return metric({"metrics": {"value": median_spread(values)}}, "value", digits)
 
 
 def _top_summed(windows, field, key, code=False, top=3):
