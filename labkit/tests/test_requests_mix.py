@@ -208,7 +208,7 @@ def run_tool(name, server, mix, tmp_path):
     except Exception as missing:
         pytest.skip(str(missing))
     mix = mix.with_body_files(tmp_path / "bodies")
-    load = LoadSpec(url=url(server) + mix.requests[0].path, concurrency=2, duration_s=1, timeout_s=5,
+    load = LoadSpec(url=url(server) + mix.requests[0].path, concurrency=2, duration_s=2, timeout_s=5,
                     side_file_prefix=tmp_path / name, requests=mix, expected_requests=50_000)
     done = subprocess.run(driver.command(load, executable), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, timeout=60)
@@ -225,10 +225,12 @@ def test_the_mix_tools_send_every_request_as_told_in_the_weighted_round(tool, an
     seen = run_tool(tool, answering_server, mix, tmp_path)
     kinds = {(method, path, kind, body) for method, path, kind, body in seen}
     assert kinds == {("GET", "/mix/a", None, b""), ("PUT", "/mix/b", "text/plain", b"hello")}
-    share = sum(1 for s in seen if s[1] == "/mix/a") / len(seen)
-    # Each worker (vegeta) or thread (wrk) goes round 3 GETs and 1 PUT: the share is 3/4 but for the
-    # last, partial rounds.
-    assert len(seen) >= 40 and abs(share - 0.75) < 0.1, (len(seen), share)
+    gets = sum(1 for s in seen if s[1] == "/mix/a")
+    puts = len(seen) - gets
+    # vegeta's workers share one round of 3 GETs then 1 PUT, wrk's threads (2 here) have one each: so
+    # GETs are 3 per PUT plus at most 3 per unfinished round, give or take the requests cut off at the
+    # end. A bound on counts, not a share, holds however few requests a starved machine manages.
+    assert len(seen) >= 16 and -2 <= gets - 3 * puts <= 8, (gets, puts)
 
 
 @pytest.mark.parametrize("tool", ["bombardier", "ab"])
