@@ -7,7 +7,7 @@ from ..bench.plan import format_duration
 from ..bench.results import FLAG_MEANINGS, write_csv
 from .charts import write_charts
 from .runner import HOST_REST_S, STEAL_AGAIN_SHARE
-from .summary import ratios, summarize
+from .summary import CEILING_IN_REACH_SHARE, ratios, summarize
 
 CSV_COLUMNS = (
     ("index", ("index",)), ("id", ("id",)), ("phase", ("phase",)), ("mode", ("mode",)),
@@ -170,6 +170,10 @@ def _latency(latency):
     return " / ".join(number(latency[k], 1) for k in ("p50", "p99", "p999", "max"))
 
 
+def _ceiling_shapes(pair):
+    return not pair["same_ceiling"] and pair["ceiling_in_reach"]
+
+
 def _ratio_sections(rows):
     """Per sleep: a ratio matrix (row ÷ column, capacity medians, [pessimistic–optimistic]) with †
     where the two ceilings differ, and per target its ceiling and same-ceiling comparisons."""
@@ -188,12 +192,14 @@ def _ratio_sections(rows):
                 pair = pairs.get((a, b))
                 cells.append("–" if a == b or not pair else
                              f"{pair['ratio']:.2f}× [{pair['low']:.2f}–{pair['high']:.2f}]"
-                             + ("" if pair["same_ceiling"] else " †"))
+                             + (" †" if _ceiling_shapes(pair) else ""))
             matrix.append(cells)
         parts += [f"### Sleep {_sleep_text(members[0])}: capacity ratios (row ÷ column)", "",
                   _table(["÷"] + names, matrix), "",
-                  "† the two targets have different Little's-law ceilings (pool size ÷ sleep): part of such a "
-                  "ratio may be the ceiling, not the cost of the threads. Like for like:", ""]
+                  "† the two targets have different Little's-law ceilings (pool size ÷ sleep) and the lower one is "
+                  f"within reach (a capacity at least {CEILING_IN_REACH_SHARE * 100:g} % of it): part of such a ratio may be "
+                  "the ceiling, not the cost of the threads. Different ceilings beyond that are not marked: most "
+                  "threads of such a pool were idle. Like for like:", ""]
         for row in members:
             peers = [r for r in members if r is not row and r["ceiling_rps"] == row["ceiling_rps"]]
             compared = ", ".join(f"÷ {p['mode']} = {pairs[(row['mode'], p['mode'])]['ratio']:.2f}×"
@@ -320,7 +326,8 @@ HOW_TO_READ = """\
   the confirmation windows' histograms merged, never from averaged percentiles; max is the true max.
 - **ceiling**: Little's law for a pool of N threads: at most N requests in service, each one sleep
   long, so at most N ÷ sleep req/s. Unbounded targets have none. A ratio between targets with
-  different ceilings is marked †; the list under each ratio table compares targets of equal ceiling.
+  different ceilings is marked † when the lower ceiling is within reach (a capacity at least half of
+  it); the list under each ratio table compares targets of equal ceiling.
 - **CPU ms per request**: the server's CPU time (user+sys, /proc) in the window ÷ its 2xx answers in
   the same window (cores ÷ req/s). **peak RSS**: the highest resident memory sampled in the window.
 - **GC pauses**: from a JFR recording in the server (the bench's settings: GC, heap and pinning events

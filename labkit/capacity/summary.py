@@ -99,9 +99,21 @@ def _server(point, name):
     return ((point.get("resources") or {}).get("server") or {}).get(name)
 
 
+# A pool's ceiling (threads ÷ sleep) shapes a ratio only when a capacity comes near it: below half
+# of it most threads are idle however the requests arrive.
+CEILING_IN_REACH_SHARE = 0.5
+
+
+def ceiling_in_reach(a, b):
+    """Whether the lower Little's-law ceiling of rows a and b is within reach of their capacities."""
+    ceilings = [c for c in (a["ceiling_rps"], b["ceiling_rps"]) if c]
+    highest = max(a["capacity_rps"]["max"], b["capacity_rps"]["max"])
+    return bool(ceilings) and highest >= CEILING_IN_REACH_SHARE * min(ceilings)
+
+
 def ratios(rows):
-    """Per sleep: {(a, b): {ratio, low, high, same_ceiling}} of capacity medians (low/high: the
-    most pessimistic and optimistic ratio of the ranges)."""
+    """Per sleep: {(a, b): {ratio, low, high, same_ceiling, ceiling_in_reach}} of capacity medians
+    (low/high: the most pessimistic and optimistic ratio of the ranges)."""
     by_sleep = {}
     for row in rows:
         by_sleep.setdefault((row["sleep_min_ms"], row["sleep_max_ms"]), []).append(row)
@@ -115,6 +127,7 @@ def ratios(rows):
                     continue
                 table[(a["mode"], b["mode"])] = {
                     "ratio": ca["median"] / cb["median"], "low": ca["min"] / cb["max"], "high": ca["max"] / cb["min"],
-                    "same_ceiling": a["ceiling_rps"] == b["ceiling_rps"]}
+                    "same_ceiling": a["ceiling_rps"] == b["ceiling_rps"],
+                    "ceiling_in_reach": ceiling_in_reach(a, b)}
         result[key] = table
     return result

@@ -221,8 +221,19 @@ def test_ratios_mark_different_ceilings_and_the_report_compares_like_for_like():
     table = ratios(run["summary"])[(100, 100)]
     assert table[("virtual", "platform-10000")]["ratio"] == pytest.approx(3000 / 2800)
     assert not table[("virtual", "platform-4000")]["same_ceiling"]
+    # 3,000 req/s is far below platform-4000's 40,000: different ceilings, but neither pool ran short
+    # of threads, so the ratio is not marked.
+    assert not table[("virtual", "platform-4000")]["ceiling_in_reach"]
     text = report(run)
-    assert "†" in text and "same ceiling: no other target" in text
+    assert "†" not in text.split("capacity ratios (row ÷ column)")[1].split("† the two")[0]
+    assert "same ceiling: no other target" in text
+    # At a 2 s sleep platform-4000's ceiling is 2,000 req/s: within reach, the ratio is marked.
+    for row in run["summary"]:
+        if row["ceiling_rps"]:
+            row["ceiling_rps"] = row["max_concurrent"] / 2.0
+    assert ratios(run["summary"])[(100, 100)][("virtual", "platform-4000")]["ceiling_in_reach"]
+    marked = report(run).split("capacity ratios (row ÷ column)")[1].split("† the two")[0]
+    assert "×" in marked and " †" in marked
     assert "3,000 [3,000–3,000] n=3" in text
 
 
