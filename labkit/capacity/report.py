@@ -176,7 +176,8 @@ def _ceiling_shapes(pair):
 
 def _ratio_sections(rows):
     """Per sleep: a ratio matrix (row ÷ column, capacity medians, [pessimistic–optimistic]) with †
-    where the two ceilings differ, and per target its ceiling and same-ceiling comparisons."""
+    where the two ceilings differ and one is within reach, and per target its ceiling and
+    same-ceiling comparisons."""
     parts = []
     table = ratios(rows)
     by_sleep = {}
