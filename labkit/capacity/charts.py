@@ -71,9 +71,8 @@ def spectrum(run, path):
                 continue
             # x = 1 / (1 − p): each decade one more nine; the 100th percentile (max) is left to the table.
             values = [(100.0 / (100.0 - p), v) for p, v in row["spectrum_ms"] if p < 100.0]
-            capacity = row["capacity_rps"]["median"] if row["capacity_rps"] else 0
             ax.plot([x for x, _ in values], [v for _, v in values], marker=".", color=colors[i % len(colors)],
-                    label=f"{mode} at {capacity:,.0f} req/s")
+                    label=f"{mode} at {_capacity_label(row)} req/s")
             drawn = True
         ax.axhline(goal, color="black", linestyle="dashed", linewidth=1)
         ax.set_xscale("log")
@@ -103,3 +102,10 @@ def write_charts(run, out_dir):
         if spectrum(run, out_dir / CHARTS["spectrum"]):
             written["spectrum"] = CHARTS["spectrum"]
     return written
+
+
+def _capacity_label(row):
+    capacity = row["capacity_rps"]
+    if not capacity:
+        return "0"
+    return ("<" if capacity.get("median_below") else "") + f"{capacity['median']:,.0f}"

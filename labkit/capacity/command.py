@@ -138,10 +138,10 @@ def _shown(path):
 
 
 def _print_summary(run):
-    from .report import spread
+    from .report import capacity_text, spread
     print("")
     for row in run["summary"]:
         latency = row["at_capacity"]["latency_ms"] or {}
-        print(f"{row['mode']:<16} sleep {row['sleep_max_ms']:>5} ms  capacity {spread(row['capacity_rps'])} req/s  "
+        print(f"{row['mode']:<16} sleep {row['sleep_max_ms']:>5} ms  capacity {capacity_text(row)} req/s  "
               f"p99 {latency.get('p99', float('nan')):,.1f} ms  CPU/req "
               f"{spread(row['at_capacity']['cpu_ms_per_request'], 3)} ms", flush=True)

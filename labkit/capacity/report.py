@@ -145,7 +145,7 @@ def _capacity_table(rows):
         ["target", "sleep", "ceiling req/s", "capacity req/s", "search found (missed at)", "held at found rate",
          "p50 / p99 / p99.9 / max ms at capacity (merged)", "CPU ms per request", "server cores", "peak RSS MB",
          "OS threads", "longest GC pause ms", "flags"],
-        [[r["mode"], _sleep_text(r), ceiling_text(r), _capacity_text(r),
+        [[r["mode"], _sleep_text(r), ceiling_text(r), capacity_text(r),
           f"{number(r['search']['found_rps'])} ({number(r['search']['missed_rps'])})",
           f"{r['confirm']['held_at_found']}/{r['confirm']['repeats_run']}",
           _latency(r["at_capacity"]["latency_ms"]), spread(r["at_capacity"]["cpu_ms_per_request"], 3),
@@ -154,14 +154,20 @@ def _capacity_table(rows):
           ", ".join(f"{f} {n}" for f, n in sorted(r["flags"].items()))] for r in rows])
 
 
-def _capacity_text(row):
-    """The capacity's spread, and how many confirmation rounds held no rate at all."""
+def capacity_text(row):
+    """The capacity's spread; a round that held no rate counts as below the lowest rate it tried, and a
+    median or minimum that is such an upper bound is written "<"."""
+    m = row["capacity_rps"]
+    if not m:
+        return "–"
+    if not m.get("censored"):
+        return spread(m)
+    text = ("<" if m["median_below"] else "") + number(m["median"])
+    if m["n"] > 1:
+        text += f" [{'<' if m['min_below'] else ''}{number(m['min'])}–{number(m['max'])}]"
     confirm = row["confirm"]
-    held = len(confirm["rates"])
-    text = spread(row["capacity_rps"]) if held else "none held"
-    if held < confirm["repeats_run"]:
-        text += f" ({confirm['repeats_run'] - held} of {confirm['repeats_run']} rounds held no rate)"
-    return text
+    return (text + f" n={m['n']} ({m['censored']} of {confirm['repeats_run']} rounds held no rate: each counts as "
+            f"below the lowest rate it tried)")
 
 
 def _latency(latency):
@@ -172,6 +178,15 @@ def _latency(latency):
 
 def _ceiling_shapes(pair):
     return not pair["same_ceiling"] and pair["ceiling_in_reach"]
+
+
+RATIO_BOUND_MARKS = {None: "", "at most": "≤", "at least": "≥", "unknown": "?"}
+
+
+def _ratio_cell(pair):
+    return (f"{RATIO_BOUND_MARKS[pair.get('bound')]}{pair['ratio']:.2f}× [{'<' if pair.get('low_below') else ''}"
+            f"{pair['low']:.2f}–{'>' if pair.get('high_above') else ''}{pair['high']:.2f}]"
+            + (" †" if _ceiling_shapes(pair) else ""))
 
 
 def _ratio_sections(rows):
@@ -191,19 +206,22 @@ def _ratio_sections(rows):
             cells = [a]
             for b in names:
                 pair = pairs.get((a, b))
-                cells.append("–" if a == b or not pair else
-                             f"{pair['ratio']:.2f}× [{pair['low']:.2f}–{pair['high']:.2f}]"
-                             + (" †" if _ceiling_shapes(pair) else ""))
+                cells.append("–" if a == b or not pair else _ratio_cell(pair))
             matrix.append(cells)
         parts += [f"### Sleep {_sleep_text(members[0])}: capacity ratios (row ÷ column)", "",
                   _table(["÷"] + names, matrix), "",
                   "† the two targets have different Little's-law ceilings (pool size ÷ sleep) and the lower one is "
                   f"within reach (a capacity at least {CEILING_IN_REACH_SHARE * 100:g} % of it): part of such a ratio may be "
                   "the ceiling, not the cost of the threads. Different ceilings beyond that are not marked: most "
-                  "threads of such a pool were idle. Like for like:", ""]
+                  "threads of such a pool were idle."
+                  + (" < / >, ≤ / ≥: a capacity in the ratio is an upper bound (a confirmation round held no rate), "
+                     "so the ratio, or the end of its range, is a bound too; ? where both medians are."
+                     if any(p.get("bound") or p.get("low_below") or p.get("high_above") for p in pairs.values()) else "")
+                  + " Like for like:", ""]
         for row in members:
             peers = [r for r in members if r is not row and r["ceiling_rps"] == row["ceiling_rps"]]
-            compared = ", ".join(f"÷ {p['mode']} = {pairs[(row['mode'], p['mode'])]['ratio']:.2f}×"
+            compared = ", ".join(f"÷ {p['mode']} = {RATIO_BOUND_MARKS[pairs[(row['mode'], p['mode'])].get('bound')]}"
+                                 f"{pairs[(row['mode'], p['mode'])]['ratio']:.2f}×"
                                  for p in peers if (row["mode"], p["mode"]) in pairs)
             parts.append(f"- {row['mode']}: ceiling {ceiling_text(row)}; same ceiling: "
                          + (f"{', '.join(p['mode'] for p in peers)} ({compared})" if peers else "no other target"))

@@ -38,13 +38,15 @@ def _row(mode, sleep, points, repeats):
     per_repeat = {}
     for p in confirm:
         per_repeat.setdefault(p["repeat"], []).append(p)
-    confirmed_rates, held = [], []
+    confirmed_rates, held, none_held_below = [], [], []
     for repeat in sorted(per_repeat):
         ok = [p for p in per_repeat[repeat] if p["capacity"]["passed"]]
         if ok:
             best = max(ok, key=lambda p: p["rate"])
             confirmed_rates.append(best["rate"])
             held.append(best)
+        else:
+            none_held_below.append(min(p["rate"] for p in per_repeat[repeat]))
     histogram = merged(p["load"]["latency_hdr"] for p in held if p.get("load"))
     first = points[0]
     row = {
@@ -60,8 +62,8 @@ def _row(mode, sleep, points, repeats):
         "confirm": {"planned": repeats, "repeats_run": len(per_repeat),
                     "held_at_found": sum(1 for r in per_repeat.values()
                                          if any(p["capacity"]["passed"] and p["rate"] == found for p in r)),
-                    "rates": confirmed_rates},
-        "capacity_rps": median_spread(confirmed_rates),
+                    "rates": confirmed_rates, "none_held_below": none_held_below},
+        "capacity_rps": capacity_spread(confirmed_rates, none_held_below),
         "at_capacity": {
             "latency_ms": latency_ms(histogram),
             "latency_how": f"merged histogram of the {len(held)} confirmation window(s) that met the goal",
@@ -84,6 +86,22 @@ def _row(mode, sleep, points, repeats):
         for flag in p.get("flags", []):
             row["flags"][flag] = row["flags"].get(flag, 0) + 1
     return row
+
+
+def capacity_spread(held_rates, none_held_below):
+    """median_spread of the rounds' capacities, where a round that held no rate counts as what it is:
+    a capacity below the lowest rate it tried (a censored value). Leaving it out would raise the median
+    and narrow the spread. It sorts below every held rate from that bound up; a median or minimum that
+    falls on it is an upper bound (median_below, min_below), and no CI is given."""
+    result = median_spread(list(held_rates) + list(none_held_below))
+    if result is None or not none_held_below:
+        return result
+    ordered = sorted([(rate, False) for rate in held_rates] + [(bound, True) for bound in none_held_below],
+                     key=lambda value: (value[0], not value[1]))
+    n = len(ordered)
+    result.update(censored=len(none_held_below), min_below=ordered[0][1],
+                  median_below=any(below for _, below in ordered[(n - 1) // 2:n // 2 + 1]), ci95=None)
+    return result
 
 
 def _value(point):
@@ -112,8 +130,11 @@ def ceiling_in_reach(a, b):
 
 
 def ratios(rows):
-    """Per sleep: {(a, b): {ratio, low, high, same_ceiling, ceiling_in_reach}} of capacity medians
-    (low/high: the most pessimistic and optimistic ratio of the ranges)."""
+    """Per sleep: {(a, b): {ratio, low, high, bound, same_ceiling, ceiling_in_reach}} of capacity
+    medians (low/high: the most pessimistic and optimistic ratio of the ranges). bound is "at most" or
+    "at least" when a median that is an upper bound (capacity_spread) makes the ratio one, "unknown"
+    when both medians are. low_below / high_above: a minimum that is such a bound makes the low ratio
+    lower still, or the high one higher."""
     by_sleep = {}
     for row in rows:
         by_sleep.setdefault((row["sleep_min_ms"], row["sleep_max_ms"]), []).append(row)
@@ -127,7 +148,15 @@ def ratios(rows):
                     continue
                 table[(a["mode"], b["mode"])] = {
                     "ratio": ca["median"] / cb["median"], "low": ca["min"] / cb["max"], "high": ca["max"] / cb["min"],
+                    "bound": _ratio_bound(ca.get("median_below"), cb.get("median_below")),
+                    "low_below": bool(ca.get("min_below")), "high_above": bool(cb.get("min_below")),
                     "same_ceiling": a["ceiling_rps"] == b["ceiling_rps"],
                     "ceiling_in_reach": ceiling_in_reach(a, b)}
         result[key] = table
     return result
+
+
+def _ratio_bound(numerator_below, denominator_below):
+    if numerator_below and denominator_below:
+        return "unknown"
+    return "at most" if numerator_below else "at least" if denominator_below else None

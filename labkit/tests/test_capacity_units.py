@@ -237,6 +237,36 @@ def test_ratios_mark_different_ceilings_and_the_report_compares_like_for_like():
     assert "3,000 [3,000–3,000] n=3" in text
 
 
+def test_a_round_that_held_no_rate_counts_as_below_its_lowest_try_not_as_missing():
+    run = synthetic_run()
+    # virtual's third round misses at 3,000 and at both retries below: its capacity is below 2,707.
+    third = [p for p in run["points"] if p["mode"] == "virtual" and p["repeat"] == 3]
+    third[0]["capacity"]["passed"] = False
+    fast = [100.0] * 2000
+    for rate in (2850, 2707):
+        run["points"].append(point("virtual", "confirm", rate, False, fast, repeat=3))
+    rows = {r["mode"]: r for r in summarize(run)}
+    virtual = rows["virtual"]["capacity_rps"]
+    # Left out, the round would leave a median of 3,000 from two rounds; counted, it is one of three.
+    assert (virtual["median"], virtual["n"], virtual["censored"]) == (3000, 3, 1)
+    assert virtual["min"] == 2707 and virtual["min_below"] and not virtual["median_below"]
+    assert virtual["ci95"] is None and rows["virtual"]["confirm"]["none_held_below"] == [2707]
+    # With a second such round the median itself is below a bound, and so is every ratio over it.
+    second = next(p for p in run["points"] if p["mode"] == "virtual" and p["repeat"] == 2)
+    second["capacity"]["passed"] = False
+    rows = summarize(run)
+    virtual = next(r for r in rows if r["mode"] == "virtual")
+    assert virtual["capacity_rps"]["median"] == 3000 and virtual["capacity_rps"]["median_below"]
+    table = ratios(rows)[(100, 100)]
+    assert table[("virtual", "platform-10000")]["bound"] == "at most"
+    assert table[("platform-10000", "virtual")]["bound"] == "at least"
+    assert table[("platform-4000", "platform-10000")]["bound"] is None
+    run["summary"] = rows
+    text = report(run)
+    assert "<3,000 [<2,707–3,000] n=3 (2 of 3 rounds held no rate" in text
+    assert "≤1.07× [<0.97–1.07]" in text and "≥0.93× [0.93–>1.03]" in text
+
+
 def test_compare_flags_a_capacity_drop_beyond_the_threshold_only():
     run_a = synthetic_run()
     run_b = copy.deepcopy(run_a)
