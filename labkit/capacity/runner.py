@@ -48,8 +48,10 @@ CONFIRM_STEP_DOWNS = 2
 # Before the next window the server should be idle again (an overloaded step leaves work behind).
 QUIET_CORES = 0.15
 QUIET_MAX_S = 30
-# Rough step count of one search, for the first ETA (refined as searches finish).
-EXPECTED_SEARCH_STEPS = 10
+# Rough window counts of one search and of one confirmation round (its retries and longer re-runs),
+# for the first ETA; refined as searches and rounds finish. Run 1 at 100 ms: 10.3 and 2.0.
+EXPECTED_SEARCH_WINDOWS = 10
+EXPECTED_CONFIRM_WINDOWS = 2
 # vegeta's connections in a window: twice what the goal allows in flight at the rate (at least 64).
 # A window that meets the goal never waits for one; an overloaded one queues in vegeta (inside the
 # latency) instead of opening thousands of sockets. Each socket it closes stays in TIME_WAIT for 60 s
@@ -98,7 +100,8 @@ class CapacityRunner:
         self.point_index = 0
         self.session_index = 0
         self.began = time.monotonic()
-        self.timing = {"start_s": [], "warmup_s": [], "step_s": [], "search_steps": []}
+        self.timing = {"start_s": [], "warmup_s": [], "step_s": [], "search_windows": [], "confirm_windows": []}
+        self.windows_measured = 0
 
     # -- the plan -----------------------------------------------------------------------------
     def run(self):
@@ -119,8 +122,9 @@ class CapacityRunner:
         avg = lambda values, guess: sum(values) / len(values) if values else guess
         session = avg(self.timing["start_s"], 20) + avg(self.timing["warmup_s"], 30)
         step = avg(self.timing["step_s"], self.config.preroll_for(self.config.sleeps[0]) + self.config.duration_s + 8)
-        steps = avg(self.timing["search_steps"], EXPECTED_SEARCH_STEPS)
-        return (searches_left * (session + steps * step) + confirms_left * (session + step)
+        search = avg(self.timing["search_windows"], EXPECTED_SEARCH_WINDOWS)
+        confirm = avg(self.timing["confirm_windows"], EXPECTED_CONFIRM_WINDOWS)
+        return (searches_left * (session + search * step) + confirms_left * (session + confirm * step)
                 + steps_left_now * step)
 
     def _left(self, sleep, mode, phase, repeat=0):
@@ -227,6 +231,7 @@ class CapacityRunner:
         search = RateSearch(start_rate=config.start_rate, max_rate=config.max_rate, resolution=config.resolution)
 
         def work(server, url, response_bytes, session):
+            measured_before = self.windows_measured
             while (rate := search.next_rate()) is not None:
                 searches, confirms = self._left(sleep, mode, "search")
                 # On the ramp (no miss yet) a pass only leads to a higher rate: the GC rule waits for the bisection.
@@ -237,7 +242,7 @@ class CapacityRunner:
                     break
             session["search"] = {"steps": search.steps, "capacity": search.capacity, "failed": search.failed,
                                  "reached_max": search.reached_max}
-            self.timing["search_steps"].append(len(search.steps))
+            self.timing["search_windows"].append(self.windows_measured - measured_before)
 
         self._session(mode, sleep, "search", None, work)
         bracket = f" (missed at {search.failed:,})" if search.failed else " (the --max-rate, not a limit found)"
@@ -248,6 +253,7 @@ class CapacityRunner:
         config = self.config
 
         def work(server, url, response_bytes, session):
+            measured_before = self.windows_measured
             current = rate
             for attempt in range(CONFIRM_STEP_DOWNS + 1):
                 searches, confirms = self._left(sleep, mode, "confirm", repeat)
@@ -256,6 +262,7 @@ class CapacityRunner:
                 if record["capacity"]["passed"] or record.get("server_exited"):
                     break
                 current = max(1, math.floor(current * (1 - config.resolution)))
+            self.timing["confirm_windows"].append(self.windows_measured - measured_before)
 
         self._session(mode, sleep, "confirm", repeat, work)
 
@@ -283,6 +290,7 @@ class CapacityRunner:
         """A window at `rate`; measured again, once, when it missed because the load tool could not keep
         the rate, or while the hypervisor took the server's CPUs (a window says nothing about the server
         then)."""
+        self.windows_measured += 1
         record = self._measure_window(server, url, response_bytes, session, mode, sleep, rate, phase, step,
                                       repeat, left, window_s, extends, ramp=ramp)
         if record["capacity"]["met_goal"] or record.get("server_exited"):
@@ -297,6 +305,7 @@ class CapacityRunner:
             time.sleep(HOST_REST_S)
         else:
             return record
+        self.windows_measured += 1
         return self._measure_window(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat,
                                     left, window_s, extends, again_of=record["id"], ramp=ramp)
 
