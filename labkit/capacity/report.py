@@ -183,8 +183,12 @@ def _ceiling_shapes(pair):
 RATIO_BOUND_MARKS = {None: "", "at most": "≤", "at least": "≥", "unknown": "?"}
 
 
+def _ratio_text(pair):
+    return f"{RATIO_BOUND_MARKS[pair.get('bound')]}{pair['ratio']:.2f}×"
+
+
 def _ratio_cell(pair):
-    return (f"{RATIO_BOUND_MARKS[pair.get('bound')]}{pair['ratio']:.2f}× [{'<' if pair.get('low_below') else ''}"
+    return (f"{_ratio_text(pair)} [{'<' if pair.get('low_below') else ''}"
             f"{pair['low']:.2f}–{'>' if pair.get('high_above') else ''}{pair['high']:.2f}]"
             + (" †" if _ceiling_shapes(pair) else ""))
 
@@ -220,8 +224,7 @@ def _ratio_sections(rows):
                   + " Like for like:", ""]
         for row in members:
             peers = [r for r in members if r is not row and r["ceiling_rps"] == row["ceiling_rps"]]
-            compared = ", ".join(f"÷ {p['mode']} = {RATIO_BOUND_MARKS[pairs[(row['mode'], p['mode'])].get('bound')]}"
-                                 f"{pairs[(row['mode'], p['mode'])]['ratio']:.2f}×"
+            compared = ", ".join(f"÷ {p['mode']} = {_ratio_text(pairs[(row['mode'], p['mode'])])}"
                                  for p in peers if (row["mode"], p["mode"]) in pairs)
             parts.append(f"- {row['mode']}: ceiling {ceiling_text(row)}; same ceiling: "
                          + (f"{', '.join(p['mode'] for p in peers)} ({compared})" if peers else "no other target"))
