@@ -6,6 +6,7 @@ they work on docs/results/ as well as on a fresh results/ folder.
 """
 import gzip
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..arguments import percentage
@@ -97,8 +98,35 @@ def run_report(args):
 
 
 # -- compare ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Figure:
+    value: float
+    higher_is_better: bool
+    below: bool = False  # an upper bound: a capacity median that fell on a round which held no rate
+
+
+@dataclass(frozen=True)
+class Difference:
+    key: tuple
+    name: str
+    a: Figure
+    b: Figure
+    change: float
+    regression: bool  # worse beyond the threshold, for certain
+    possible: bool    # worse beyond the threshold as printed, but a bound leaves it open
+
+    def line(self, width):
+        mark = "  REGRESSION" if self.regression else "  possible regression (a bound)" if self.possible else ""
+        return (f"{' '.join(self.key):<{width}}  {self.name:<22} {_shown(self.a):>13} -> {_shown(self.b):>13}"
+                f"  {self.change * 100:+7.1f} %{mark}")
+
+
+def _shown(figure):
+    return ("<" if figure.below else "") + f"{figure.value:,.3f}"
+
+
 def figures(run):
-    """{point key: {figure: (value, higher_is_better)}} from a run's point records."""
+    """{point key: {figure name: Figure}} from a run's point records."""
     groups = {}
     for p in run["points"]:
         if not p.get("load"):
@@ -114,46 +142,52 @@ def figures(run):
         for row in summarize(run):
             key = (row["mode"], f"sleep {row['sleep_max_ms']} ms")
             entry = {}
-            if row["capacity_rps"]:
-                entry["capacity req/s"] = (row["capacity_rps"]["median"], True)
+            capacity = row["capacity_rps"]
+            if capacity:
+                entry["capacity req/s"] = Figure(capacity["median"], True, bool(capacity.get("median_below")))
             latency = row["at_capacity"]["latency_ms"]
             if latency:
-                entry["p99 ms at capacity"] = (latency["p99"], False)
+                entry["p99 ms at capacity"] = Figure(latency["p99"], False)
             cpu = row["at_capacity"]["cpu_ms_per_request"]
             if cpu:
-                entry["CPU ms per request"] = (cpu["median"], False)
+                entry["CPU ms per request"] = Figure(cpu["median"], False)
             result[key] = entry
         return result
     import statistics
     for key, points in groups.items():
         ok = [p["load"]["ok_rps"] for p in points]
         histogram = merged(p["load"].get("latency_hdr") for p in points)
-        entry = {"req/s": (statistics.median(ok), True)}
+        entry = {"req/s": Figure(statistics.median(ok), True)}
         latency = latency_ms(histogram) if histogram is not None and all(p["load"].get("latency_hdr") for p in points) else None
         if latency:
-            entry["p99 ms (merged)"] = (latency["p99"], False)
+            entry["p99 ms (merged)"] = Figure(latency["p99"], False)
         else:
             # The tool gave only its own percentiles: the worst window's, not an average.
-            entry["p99 ms (worst window)"] = (max(p["load"]["latency_ms"]["p99"] for p in points
-                                                 if p["load"].get("latency_ms")), False)
+            entry["p99 ms (worst window)"] = Figure(max(p["load"]["latency_ms"]["p99"] for p in points
+                                                        if p["load"].get("latency_ms")), False)
         result[key] = entry
     return result
 
 
 def compare(run_a, run_b, threshold):
-    """[(key, figure, a, b, change, regression)] for every figure both runs have."""
+    """[Difference] for every figure both runs have. A figure that is an upper bound (Figure.below)
+    moves the true change one way only: B's bound makes a drop at least as deep as printed (a
+    regression for certain), A's makes it possibly shallower (a possible regression, not counted)."""
     a, b = figures(run_a), figures(run_b)
     rows = []
     for key in a:
         if key not in b:
             continue
-        for name, (value_a, higher_better) in a[key].items():
-            if name not in b[key] or not value_a:
+        for name, fa in a[key].items():
+            if name not in b[key] or not fa.value:
                 continue
-            value_b = b[key][name][0]
-            change = value_b / value_a - 1
-            worse = -change if higher_better else change
-            rows.append((key, name, value_a, value_b, change, worse > threshold))
+            fb = b[key][name]
+            change = fb.value / fa.value - 1
+            beyond = (-change if fa.higher_is_better else change) > threshold
+            # For a higher-is-better figure, B's true value is at most its bound (worse still) and A's
+            # at most its bound (so the drop may be smaller): only A's bound leaves a regression open.
+            certain = not fa.below if fa.higher_is_better else not fb.below
+            rows.append(Difference(key, name, fa, fb, change, beyond and certain, beyond and not certain))
     return rows
 
 
@@ -166,14 +200,18 @@ def run_compare(args):
     if not rows:
         print("no point is in both runs")
         return 1
-    width = max(len(" ".join(key)) for key, *_ in rows)
-    for key, name, value_a, value_b, change, regression in rows:
-        print(f"{' '.join(key):<{width}}  {name:<22} {value_a:>12,.3f} -> {value_b:>12,.3f}  {change * 100:+7.1f} %"
-              + ("  REGRESSION" if regression else ""))
-    regressions = sum(1 for row in rows if row[-1])
+    width = max(len(" ".join(row.key)) for row in rows)
+    for row in rows:
+        print(row.line(width))
+    if any(row.a.below or row.b.below for row in rows):
+        print("<: a median that fell on a confirmation round which held no rate, so an upper bound")
+    regressions = sum(1 for row in rows if row.regression)
     only_a = set(figures(run_a)) - set(figures(run_b))
     if only_a:
         print(f"only in {args.dir_a}: {', '.join(' '.join(k) for k in sorted(only_a))}")
     print(f"{regressions} regression(s) beyond {args.threshold * 100:g} %" if regressions
           else f"no regression beyond {args.threshold * 100:g} %")
+    possible = sum(1 for row in rows if row.possible)
+    if possible:
+        print(f"{possible} possible regression(s): run A's figure is only a bound, so not counted")
     return 1 if regressions else 0

@@ -273,12 +273,37 @@ def test_compare_flags_a_capacity_drop_beyond_the_threshold_only():
     for p in run_b["points"]:
         if p["mode"] == "virtual":
             p["rate"] = int(p["rate"] * 0.9)
-    rows = compare(run_a, run_b, 0.05)
-    regressions = {(key[0], name) for key, name, *_, regression in rows if regression}
+    regressions = {(row.key[0], row.name) for row in compare(run_a, run_b, 0.05) if row.regression}
     assert ("virtual", "capacity req/s") in regressions
     assert not any(mode == "platform-4000" for mode, _ in regressions)
-    assert not any(regression for *_, regression in compare(run_a, run_b, 0.15) if _[0][0] == "virtual"
-                   and _[1] == "capacity req/s")
+    assert not any(row.regression for row in compare(run_a, run_b, 0.15)
+                   if row.key[0] == "virtual" and row.name == "capacity req/s")
+
+
+def _virtual_capacity(rows):
+    return next(row for row in rows if row.key[0] == "virtual" and row.name == "capacity req/s")
+
+
+def _virtual_rounds(run, scale=1.0, failed=()):
+    run = copy.deepcopy(run)
+    for p in run["points"]:
+        if p["mode"] == "virtual":
+            p["rate"] = int(p["rate"] * scale)
+            if p["repeat"] in failed:
+                p["capacity"]["passed"] = False
+    return run
+
+
+def test_compare_counts_a_drop_to_a_bound_but_only_calls_a_drop_from_a_bound_possible():
+    held = synthetic_run()
+    # Two of virtual's three rounds hold no rate: its median is "below the lowest rate tried".
+    to_bound = _virtual_capacity(compare(held, _virtual_rounds(held, 0.5, failed=(1, 2)), 0.05))
+    assert to_bound.b.below and to_bound.change == pytest.approx(-0.5)
+    assert to_bound.regression and not to_bound.possible
+    from_bound = _virtual_capacity(compare(_virtual_rounds(held, failed=(1, 2)), _virtual_rounds(held, 0.5), 0.05))
+    assert from_bound.a.below and from_bound.change == pytest.approx(-0.5)
+    assert from_bound.possible and not from_bound.regression
+    assert "<3,000.000 ->" in from_bound.line(20) and "possible regression" in from_bound.line(20)
 
 
 def test_portable_makes_folder_and_repository_paths_relative():
