@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..bench import perfcounters
 from ..bench.cpus import allowed_cpus
-from ..bench.drivers import DRIVERS, LoadSpec
+from ..bench.drivers import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL, LoadSpec
 from ..bench.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from ..bench.jfr import JfrRecorder
 from ..bench.plan import format_duration, rotated
@@ -57,6 +57,8 @@ EXPECTED_CONFIRM_WINDOWS = 2
 # latency) instead of opening thousands of sockets. Each socket it closes stays in TIME_WAIT for 60 s
 # on the client side, and with ~16,000 of them on loopback vegeta spent its core on connect() and sent
 # almost nothing (measured: 151 of 61,875 requests at 4,125 req/s, vegeta at 100 % CPU).
+# Never above the lab's open-model bound: at a 2 s sleep, 8,000 req/s would ask for 32,800, more
+# than `ulimit -n` allows either process; the requests beyond it queue in vegeta, inside the latency.
 CONNECTIONS_PER_GOAL = 2
 MIN_CONNECTIONS = 64
 # Before a window: wait (at most TIME_WAIT_MAX_WAIT_S) while more client sockets than this to the
@@ -548,7 +550,8 @@ def load_tool_failed(record):
 
 def connection_cap(rate, goal_ms):
     """vegeta's connection bound for a window at `rate` with a latency goal of `goal_ms`."""
-    return max(MIN_CONNECTIONS, math.ceil(rate * goal_ms / 1000 * CONNECTIONS_PER_GOAL))
+    wanted = math.ceil(rate * goal_ms / 1000 * CONNECTIONS_PER_GOAL)
+    return min(MAX_CONNECTIONS_OPEN_MODEL, max(MIN_CONNECTIONS, wanted))
 
 
 def time_wait_sockets(port, tables=("/proc/net/tcp", "/proc/net/tcp6")):

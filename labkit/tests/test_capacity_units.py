@@ -12,7 +12,7 @@ import pytest
 
 from labkit import ROOT
 from labkit.bench.cpus import CpuPinning, cpu_pinning, server_jvm_options
-from labkit.bench.drivers import new_histogram
+from labkit.bench.drivers import MAX_CONNECTIONS_OPEN_MODEL, new_histogram
 from labkit.bench.histograms import encode, median_spread
 from labkit.bench.results import portable
 from labkit.bench.steadiness import not_steady, settled
@@ -81,6 +81,8 @@ def test_a_window_is_measured_again_only_when_the_load_tool_was_both_saturated_a
 def test_a_window_may_open_twice_the_connections_its_goal_allows_in_flight():
     assert connection_cap(4000, 150) == 1200
     assert connection_cap(10, 150) == 64  # never fewer than a small pool
+    # A 2 s sleep at 8,000 req/s would want 32,800: held at the bound `ulimit -n` was raised for.
+    assert connection_cap(8000, 2050) == MAX_CONNECTIONS_OPEN_MODEL < 32_800
 
 
 def test_time_wait_sockets_counts_closed_client_connections_to_the_server_port_only(tmp_path):
