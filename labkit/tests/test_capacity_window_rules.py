@@ -274,6 +274,35 @@ def test_warm_up_without_a_compile_count_falls_back_to_the_throughput_and_says_s
     assert result["jit"]["error"] == "jcmd PerfCounter.print: boom"
 
 
+def session_paths(monkeypatch, tmp_path, sleep):
+    """Runs the runner's _session for `sleep` with a fake server: (the warm-up's path, the windows' URL,
+    the warm-up record)."""
+    server = types.SimpleNamespace(pid=4242, base_url="http://127.0.0.1:19700", printable_command=lambda: "java",
+                                   stop=lambda: None)
+    monkeypatch.setattr(runner_module, "start_server", lambda target, config: server)
+    monkeypatch.setattr(runner_module, "probe", lambda server, path, mode: 120)
+    monkeypatch.setattr(runner_module, "allowed_cpus", lambda pid: [1])
+    monkeypatch.setattr(runner_module, "keep_log", lambda server, out_dir, label: None)
+    runner = bare_runner(tmp_path, capacity_config(sleeps=(sleep,)))
+    runner.targets = {"virtual": types.SimpleNamespace(description="a fake server")}
+    runner.recorder.add_session = lambda session: None
+    warmed, worked = [], []
+    runner._warm_up = lambda server, path, label, response_bytes: warmed.append(path) or {"seconds": 1}
+    runner._full_gc = lambda server: None
+    runner._cool_down = lambda server: None
+    runner._session("virtual", sleep, "search", None,
+                    lambda server, url, response_bytes, session: worked.append((url, session["warmup"])))
+    return warmed[0], *worked[0]
+
+
+def test_a_long_sleep_is_warmed_up_on_the_same_endpoint_at_a_short_sleep(monkeypatch, tmp_path):
+    warm_path, url, warmup = session_paths(monkeypatch, tmp_path, SleepSpec(2000, 2000))
+    assert url == "http://127.0.0.1:19700" + warm_path.replace("ms=100&", "ms=2000&")
+    assert warmup["sleep_ms"] == [100, 100]
+    warm_path, url, warmup = session_paths(monkeypatch, tmp_path, SleepSpec(20, 60))
+    assert url.endswith(warm_path) and warmup["sleep_ms"] == [20, 60]  # short sleeps warm up as they run
+
+
 # -- summary and report -------------------------------------------------------------------------
 def rerun_run():
     """synthetic_run with the young-collection rule: virtual's 3,000 req/s step needed a 30 s window;
