@@ -6,7 +6,7 @@ from ..bench.formatting import number
 from ..bench.plan import format_duration
 from ..bench.results import FLAG_MEANINGS, write_csv
 from .charts import write_charts
-from .runner import HOST_REST_S, STEAL_AGAIN_SHARE
+from .runner import HOST_REST_S, STEAL_AGAIN_SHARE, WARMUP_SLEEP_MAX_MS
 from .summary import CEILING_IN_REACH_SHARE, ratios, summarize
 
 CSV_COLUMNS = (
@@ -113,7 +113,10 @@ def _setup(run):
                        f"(`sun.ci.totalCompiles`, jcmd; without a count the throughput alone decides)"
                        if config.get("warmup_jit_rate") is not None else "")
                     + f", at least {config.get('warmup_min_s', 0)} s, at most {config['warmup_max_s']} s; then a full "
-                      f"GC and the same rest as between windows"),
+                      f"GC and the same rest as between windows"
+                    + (f"; a longer sleep warms up on the same endpoint at {WARMUP_SLEEP_MAX_MS} ms, so the warm-up "
+                       f"reaches the rates the windows offer"
+                       if any(s["sleep_max_ms"] > WARMUP_SLEEP_MAX_MS for s in config["sleeps"]) else "")),
         ("Search", f"from {number(config['start_rate'])} req/s doubling until a window misses the goal, then "
                    f"bisection to {config['resolution'] * 100:g} % (at most {number(config['max_rate'])} req/s)"),
         ("Confirmation", f"{config['repeats']} rounds; in each every target on a fresh server, warmed up, one window "

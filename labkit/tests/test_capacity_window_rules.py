@@ -303,6 +303,14 @@ def test_a_long_sleep_is_warmed_up_on_the_same_endpoint_at_a_short_sleep(monkeyp
     assert url.endswith(warm_path) and warmup["sleep_ms"] == [20, 60]  # short sleeps warm up as they run
 
 
+def test_the_report_says_a_long_sleep_warmed_up_at_a_short_one_only_when_one_did():
+    run = synthetic_run()
+    run["summary"] = summarize(run)
+    assert "warms up on the same endpoint" not in report(run)
+    run["config"]["sleeps"].append({"sleep_min_ms": 2000, "sleep_max_ms": 2000, "goal_ms": 2050, "timeout_s": 8.2})
+    assert "a longer sleep warms up on the same endpoint at 100 ms" in report(run)
+
+
 # -- summary and report -------------------------------------------------------------------------
 def rerun_run():
     """synthetic_run with the young-collection rule: virtual's 3,000 req/s step needed a 30 s window;
