@@ -17,6 +17,7 @@ def collect(java_home, executables, command_line, cpus=None):
         "command": command_line,
         "host": {
             "cpu_model": machine["cpu_model"],
+            "cpu_id": machine["cpu_id"],
             "cpus": machine["cpus"],
             "memory_gb": machine["memory_gib"],
             "kernel": machine["kernel"],

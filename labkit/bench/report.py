@@ -1,5 +1,6 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
 from .ownapp_report import own_app_section
+from ..machine import cpu_text
 from ..userapp import PROBE_ROOT
 from .charts import CHARTS
 from .formatting import flags_text, metric, number, sleep_text
@@ -41,7 +42,7 @@ def _setup(run):
                else "one fresh server per mode; repeats measured back to back after one warm-up per level")
     git = env["git"]
     rows = [
-        ("Machine", f"{host['cpu_model']}, {host['cpus']} CPUs, {host['memory_gb']} GB, {host['os']}, kernel {host['kernel']}, "
+        ("Machine", f"{cpu_text(host['cpu_model'], host.get('cpu_id'))}, {host['cpus']} CPUs, {host['memory_gb']} GB, {host['os']}, kernel {host['kernel']}, "
                     f"ulimit -n {host['ulimit_nofile'][0]}"),
         ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg_at_start"])),
         ("JDK", f"{jdk['vendor']} {jdk['runtime_version'] or jdk['version']} ({jdk['home']})"),

@@ -5,6 +5,7 @@ import json
 from ..bench.formatting import number
 from ..bench.plan import format_duration
 from ..bench.results import FLAG_MEANINGS, write_csv
+from ..machine import cpu_text
 from .charts import write_charts
 from .runner import HOST_REST_S, STEAL_AGAIN_SHARE, WARMUP_SLEEP_MAX_MS
 from .summary import CEILING_IN_REACH_SHARE, ratios, summarize
@@ -85,7 +86,7 @@ def _setup(run):
     pinning = (f"server on CPU {cpus['server']}, load tool on CPU {cpus['driver']} (--cpus; each process's "
                f"allowed CPUs are in the sessions table)" if cpus else "not pinned: server and load tool share every CPU")
     rows = [
-        ("Machine", f"{host['cpu_model']}, {host['cpus']} CPUs, {host['memory_gb']} GB, {host['os']}, kernel {host['kernel']}"),
+        ("Machine", f"{cpu_text(host['cpu_model'], host.get('cpu_id'))}, {host['cpus']} CPUs, {host['memory_gb']} GB, {host['os']}, kernel {host['kernel']}"),
         ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg_at_start"])),
         ("JDK", f"{jdk['vendor']} {jdk['runtime_version'] or jdk['version']}"),
         ("Payara Micro", env.get("payara_micro") or "–"),

@@ -13,6 +13,7 @@ from ..arguments import percentage
 from ..bench.histograms import latency_ms, merged
 from ..bench.results import read_json
 from ..errors import LabError
+from ..machine import cpu_text
 
 BENCH, CAPACITY = "loomlab.bench/1", "loomlab.capacity/1"
 
@@ -191,12 +192,30 @@ def compare(run_a, run_b, threshold):
     return rows
 
 
+def host_difference(run_a, run_b):
+    """A warning when the two runs' CPUs differ (model name, or family/model/stepping where both
+    recorded them), else None: every capacity and CPU figure measures the host too."""
+    def cpu(run):
+        host = (run.get("env") or {}).get("host") or {}
+        return host.get("cpu_model"), host.get("cpu_id")
+    (model_a, id_a), (model_b, id_b) = cpu(run_a), cpu(run_b)
+    key = ("vendor", "family", "model", "stepping")
+    same = model_a == model_b and (not id_a or not id_b or [id_a.get(k) for k in key] == [id_b.get(k) for k in key])
+    if same:
+        return None
+    return (f"the runs' CPUs differ: A {cpu_text(model_a, id_a)}, B {cpu_text(model_b, id_b)}; "
+            f"the differences below measure the hosts too")
+
+
 def run_compare(args):
     parser = _parsers["compare"]
     run_a, run_b = load_run(parser, args.dir_a), load_run(parser, args.dir_b)
     if run_a["schema"] != run_b["schema"]:
         parser.error(f"cannot compare a {run_a['schema']} run with a {run_b['schema']} run")
     rows = compare(run_a, run_b, args.threshold)
+    hosts = host_difference(run_a, run_b)
+    if hosts:
+        print(hosts)
     if not rows:
         print("no point is in both runs")
         return 1

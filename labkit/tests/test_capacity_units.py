@@ -22,7 +22,7 @@ from labkit.capacity.runner import CapacityRecorder, connection_cap, load_tool_f
 from labkit.bench.plan import rotated
 from labkit.capacity.search import RateSearch
 from labkit.capacity.summary import ratios, summarize
-from labkit.commands.report import compare
+from labkit.commands.report import compare, host_difference
 
 
 # -- the search ---------------------------------------------------------------------------------
@@ -306,6 +306,23 @@ def test_compare_counts_a_drop_to_a_bound_but_only_calls_a_drop_from_a_bound_pos
     assert from_bound.a.below and from_bound.change == pytest.approx(-0.5)
     assert from_bound.possible and not from_bound.regression
     assert "<3,000.000 ->" in from_bound.line(20) and "possible regression" in from_bound.line(20)
+
+
+def test_compare_warns_when_the_runs_cpus_differ_even_under_one_model_name():
+    run_a = synthetic_run()
+    run_b = copy.deepcopy(run_a)
+    assert host_difference(run_a, run_b) is None
+    zen4 = {"vendor": "AuthenticAMD", "family": "25", "model": "17", "stepping": "1", "mhz": "2400.0"}
+    run_a["env"]["host"].update(cpu_model="AMD EPYC", cpu_id=zen4)
+    run_b["env"]["host"].update(cpu_model="AMD EPYC", cpu_id=dict(zen4, mhz="2600.0"))
+    assert host_difference(run_a, run_b) is None  # the clock a hypervisor reports varies
+    run_b["env"]["host"]["cpu_id"].update(family="26", model="2")
+    warning = host_difference(run_a, run_b)
+    assert "family 25 model 17" in warning and "family 26 model 2" in warning
+    del run_a["env"]["host"]["cpu_id"]
+    assert host_difference(run_a, run_b) is None  # a run from before the identity: the name alone
+    run_a["env"]["host"]["cpu_model"] = "Intel(R) Xeon(R) Processor"
+    assert "A Intel(R) Xeon(R) Processor, B AMD EPYC" in host_difference(run_a, run_b)
 
 
 def test_portable_makes_folder_and_repository_paths_relative():

@@ -8,7 +8,8 @@ from labkit import machine, memory
 from labkit.bench import env
 from labkit.micro import common
 
-FIXED = {"cpu_model": "Test CPU 3000", "cpus": 7, "memory_kib": 25_165_824, "memory_gib": 24.0, "os": "Test OS 1",
+CPU_ID = {"vendor": "GenuineTest", "family": "6", "model": "85"}
+FIXED = {"cpu_model": "Test CPU 3000", "cpu_id": CPU_ID, "cpus": 7, "memory_kib": 25_165_824, "memory_gib": 24.0, "os": "Test OS 1",
          "kernel": "6.1.0-test", "ulimit_nofile": [1024, 4096], "loadavg": [0.5, 0.25, 0.125], "python": "3.99.0"}
 
 
@@ -29,6 +30,19 @@ def test_facts_read_this_machine():
     assert len(now["loadavg"]) == 3 and now["cpu_model"]
 
 
+def test_the_cpu_identity_tells_apart_hosts_of_one_model_name(tmp_path):
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\n"
+                       "model name\t: AMD EPYC\nstepping\t: 1\nmicrocode\t: 0x1000065\ncpu MHz\t\t: 2596.122\n"
+                       "cache size\t: 1024 KB\n\nprocessor\t: 1\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n")
+    identity = machine.cpu_identity(cpuinfo)
+    assert identity == {"vendor": "AuthenticAMD", "family": "26", "model": "2", "stepping": "1",
+                        "microcode": "0x1000065", "mhz": "2596.122", "cache": "1024 KB"}  # the first CPU's only
+    assert machine.cpu_text("AMD EPYC", identity) == "AMD EPYC (AuthenticAMD family 26 model 2 stepping 1, 2,596 MHz)"
+    assert machine.cpu_text("AMD EPYC", None) == "AMD EPYC"  # results recorded before the identity
+    assert machine.cpu_identity(tmp_path / "absent") is None
+
+
 def test_jdk_release_reads_the_release_file_and_is_empty_without_one(jdk, tmp_path):
     release = machine.jdk_release(jdk)
     assert release["JAVA_RUNTIME_VERSION"] == "25.0.1+8-LTS" and release["IMPLEMENTOR"] == "Eclipse Adoptium"
@@ -40,7 +54,7 @@ def test_each_report_gets_the_same_facts_under_its_own_names(monkeypatch, jdk):
     for module in (env, common, memory):
         monkeypatch.setattr(module, "facts", lambda: dict(FIXED))
     host = env.collect(jdk, {}, "./lab bench")["host"]
-    assert host == {"cpu_model": "Test CPU 3000", "cpus": 7, "memory_gb": 24.0, "kernel": "6.1.0-test",
+    assert host == {"cpu_model": "Test CPU 3000", "cpu_id": CPU_ID, "cpus": 7, "memory_gb": 24.0, "kernel": "6.1.0-test",
                     "os": "Test OS 1", "ulimit_nofile": [1024, 4096], "loadavg_at_start": [0.5, 0.25, 0.125]}
     assert env.collect(jdk, {}, "./lab bench")["jdk"]["runtime_version"] == "25.0.1+8-LTS"
     assert common.describe_machine(jdk) == {"cpu": "Test CPU 3000", "cpus": 7, "memory_gib": 24.0, "os": "Test OS 1",
