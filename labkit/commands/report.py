@@ -171,10 +171,15 @@ def figures(run):
 
 
 def compare(run_a, run_b, threshold):
-    """[Difference] for every figure both runs have. A figure that is an upper bound (Figure.below)
-    moves the true change one way only: B's bound makes a drop at least as deep as printed (a
-    regression for certain), A's makes it possibly shallower (a possible regression, not counted)."""
-    a, b = figures(run_a), figures(run_b)
+    """[Difference] for every figure both runs have (compare_figures of their figures)."""
+    return compare_figures(figures(run_a), figures(run_b), threshold)
+
+
+def compare_figures(a, b, threshold):
+    """[Difference] for every figure both `figures` dicts have. A figure that is an upper bound
+    (Figure.below) moves the true change one way only: B's bound makes a drop at least as deep as
+    printed (a regression for certain), A's makes it possibly shallower (a possible regression, not
+    counted)."""
     rows = []
     for key in a:
         if key not in b:
@@ -212,7 +217,8 @@ def run_compare(args):
     run_a, run_b = load_run(parser, args.dir_a), load_run(parser, args.dir_b)
     if run_a["schema"] != run_b["schema"]:
         parser.error(f"cannot compare a {run_a['schema']} run with a {run_b['schema']} run")
-    rows = compare(run_a, run_b, args.threshold)
+    figures_a, figures_b = figures(run_a), figures(run_b)  # each summarizes the whole run once
+    rows = compare_figures(figures_a, figures_b, args.threshold)
     hosts = host_difference(run_a, run_b)
     if hosts:
         print(hosts)
@@ -225,7 +231,7 @@ def run_compare(args):
     if any(row.a.below or row.b.below for row in rows):
         print("<: a median that fell on a confirmation round which held no rate, so an upper bound")
     regressions = sum(1 for row in rows if row.regression)
-    only_a = set(figures(run_a)) - set(figures(run_b))
+    only_a = set(figures_a) - set(figures_b)
     if only_a:
         print(f"only in {args.dir_a}: {', '.join(' '.join(k) for k in sorted(only_a))}")
     print(f"{regressions} regression(s) beyond {args.threshold * 100:g} %" if regressions
