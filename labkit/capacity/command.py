@@ -138,10 +138,7 @@ def _shown(path):
 
 
 def _print_summary(run):
-    from .report import capacity_text, spread
+    from .report import summary_line
     print("")
     for row in run["summary"]:
-        latency = row["at_capacity"]["latency_ms"] or {}
-        print(f"{row['mode']:<16} sleep {row['sleep_max_ms']:>5} ms  capacity {capacity_text(row)} req/s  "
-              f"p99 {latency.get('p99', float('nan')):,.1f} ms  CPU/req "
-              f"{spread(row['at_capacity']['cpu_ms_per_request'], 3)} ms", flush=True)
+        print(summary_line(row), flush=True)

@@ -174,6 +174,13 @@ def capacity_text(row):
             f"below the lowest rate it tried)")
 
 
+def summary_line(row):
+    """One target's result for the console; '–' for what a target that held no rate lacks."""
+    latency = row["at_capacity"]["latency_ms"] or {}
+    return (f"{row['mode']:<16} sleep {row['sleep_max_ms']:>5} ms  capacity {capacity_text(row)} req/s  "
+            f"p99 {number(latency.get('p99'), 1)} ms  CPU/req {spread(row['at_capacity']['cpu_ms_per_request'], 3)} ms")
+
+
 def _latency(latency):
     if not latency:
         return "–"

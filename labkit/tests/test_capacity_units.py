@@ -17,7 +17,7 @@ from labkit.bench.histograms import encode, median_spread
 from labkit.bench.results import portable
 from labkit.bench.steadiness import not_steady, settled
 from labkit.capacity.config import LatencyGoal, latency_goal
-from labkit.capacity.report import report
+from labkit.capacity.report import report, summary_line
 from labkit.capacity.runner import CapacityRecorder, connection_cap, load_tool_failed, meets_goal, time_wait_sockets
 from labkit.bench.plan import rotated
 from labkit.capacity.search import RateSearch
@@ -267,6 +267,19 @@ def test_a_round_that_held_no_rate_counts_as_below_its_lowest_try_not_as_missing
     text = report(run)
     assert "<3,000 [<2,707–3,000] n=3 (2 of 3 rounds held no rate" in text
     assert "≤1.07× [<0.97–1.07]" in text and "≥0.93× [0.93–>1.03]" in text
+
+
+def test_console_summary_of_a_target_that_held_no_rate_shows_dashes_not_nan():
+    run = synthetic_run()
+    for p in run["points"]:
+        if p["mode"] == "virtual" and p["phase"] == "confirm":
+            p["capacity"]["passed"] = False
+    rows = {r["mode"]: r for r in summarize(run)}
+    line = summary_line(rows["virtual"])
+    assert line.startswith("virtual ") and "capacity <3,000 [" in line and "(3 of 3 rounds held no rate" in line
+    assert "p99 – ms" in line and "CPU/req – ms" in line and "nan" not in line
+    held = summary_line(rows["platform-10000"])
+    assert "p99 1" in held and "CPU/req 0.179 [" in held
 
 
 def test_compare_flags_a_capacity_drop_beyond_the_threshold_only():
