@@ -119,6 +119,9 @@ FLAG_MEANINGS = {
                "--max-window; it counts, but its percentile may leave out pauses of the steady state",
     "gcs-unknown": "./lab capacity: the window's young collections could not be counted (JFR unavailable), so it "
                    "counts on the goal alone, without the young-collection rule",
+    "unresponsive": "./lab capacity: after this window, which had failed requests, the server's process still ran "
+                    "but did not answer a probe request on a connection of its own (refused, reset or no answer "
+                    "in time): its search or confirmation round ended here (see `server_unresponsive`)",
 }
 
 # Figures aggregated over repeats, as (name, path into the point record).

@@ -100,18 +100,7 @@ class Watchdog:
             self._stop.wait(next_probe - time.monotonic())
 
     def _probe(self):
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=self.stall_after_s)
-        try:
-            connection.request("GET", self.path, headers={"Connection": "close"})
-            response = connection.getresponse()
-            response.read()
-            return "answered"
-        except TimeoutError:
-            return "timeout"
-        except (OSError, http.client.HTTPException):
-            return "failed"
-        finally:
-            connection.close()
+        return probe_once(self.host, self.port, self.path, self.stall_after_s)
 
     def _stalled(self, sent):
         self.stall = {"probe_sent_s": round(sent - self._began, 1),
@@ -122,3 +111,20 @@ class Watchdog:
                 self.stall["dump"] = self.on_stall(self.stall)
         finally:
             self.stalled.set()
+
+
+def probe_once(host, port, path, timeout_s):
+    """One GET of `path` on a connection of its own: "answered" (any HTTP answer), "timeout" (no answer
+    in timeout_s) or "failed" (refused, reset, not HTTP)."""
+    connection = http.client.HTTPConnection(host, port, timeout=timeout_s)
+    try:
+        connection.request("GET", path, headers={"Connection": "close"})
+        response = connection.getresponse()
+        response.read()
+        return "answered"
+    except TimeoutError:
+        return "timeout"
+    except (OSError, http.client.HTTPException):
+        return "failed"
+    finally:
+        connection.close()

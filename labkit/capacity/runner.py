@@ -19,6 +19,9 @@ the steady state. So a window counts as meeting the goal only with min_young_gcs
 in it (JFR); one that met the goal with fewer is measured again at the same rate for twice as long
 (`-wNNs`), up to max_window_s, where it counts, flagged few-gcs (window_verdict).
 
+A window with failed requests is followed by one probe on a connection of its own (the watchdog's):
+a server whose process exited or answers nothing ends its search or round there, flagged unresponsive.
+
 Servers, load runs and /proc sampling are the bench's (labkit/bench/runner.py); every window is a
 point record in the bench's layout plus capacity fields (phase, rate, goal, pass). Every process
 started here is stopped in a `finally`.
@@ -40,6 +43,7 @@ from ..bench.runner import PointLog, drive, keep_log, probe, start_server, stead
 from ..bench.sampler import process_running, read_process, write_samples_csv
 from ..bench.scenarios import scenario as find_scenario
 from ..bench.steadiness import WARMUP_ENDS, not_steady, series_stats, settled, warmup_end
+from ..bench.watchdog import probe_once, stall_after_s
 from ..errors import LabError
 from .search import RateSearch
 
@@ -250,7 +254,7 @@ class CapacityRunner:
                 record = self._window(server, url, response_bytes, session, mode, sleep, rate, "search",
                                       len(search.steps) + 1, None, (searches, confirms), ramp=search.failed is None)
                 search.record(rate, record["capacity"]["passed"])
-                if record.get("server_exited"):
+                if server_lost(record):
                     break
             session["search"] = {"steps": search.steps, "capacity": search.capacity, "failed": search.failed,
                                  "reached_max": search.reached_max}
@@ -271,7 +275,7 @@ class CapacityRunner:
                 searches, confirms = self._left(sleep, mode, "confirm", repeat)
                 record = self._window(server, url, response_bytes, session, mode, sleep, current, "confirm",
                                       attempt + 1, repeat, (searches, confirms))
-                if record["capacity"]["passed"] or record.get("server_exited"):
+                if record["capacity"]["passed"] or server_lost(record):
                     break
                 current = max(1, math.floor(current * (1 - config.resolution)))
             self.timing["confirm_windows"].append(self.windows_measured - measured_before)
@@ -288,7 +292,7 @@ class CapacityRunner:
             record = self._window_once(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat,
                                        left, window_s, extends, ramp)
             capacity = record["capacity"]
-            if capacity.get("verdict") != RERUN_LONGER or record.get("server_exited"):
+            if capacity.get("verdict") != RERUN_LONGER or server_lost(record):
                 return record
             longer = longer_window(window_s, config.max_window_s)
             extends = {"id": record["id"], "window_s": window_s, "young_gcs": capacity["young_gcs"],
@@ -305,7 +309,7 @@ class CapacityRunner:
         self.windows_measured += 1
         record = self._measure_window(server, url, response_bytes, session, mode, sleep, rate, phase, step,
                                       repeat, left, window_s, extends, ramp=ramp)
-        if record["capacity"]["met_goal"] or record.get("server_exited"):
+        if record["capacity"]["met_goal"] or server_lost(record):
             return record
         if load_tool_failed(record):
             self.log(f"    the load tool could not keep {rate:,} req/s (vegeta at "
@@ -361,7 +365,6 @@ class CapacityRunner:
         if load is not None and load.latency_hdr:
             path = write_hgrm_gz(decode(load.latency_hdr), self.out_dir / HISTOGRAM_DIR / f"{point_id}.hgrm.gz")
             record["files"]["hgrm"] = str(path.relative_to(self.out_dir))
-        self.recorder.add_point(record)
         verdict = VERDICT_TEXT[record["capacity"]["verdict"]].format(**record["capacity"])
         latency = (load.latency_ms.__dict__ if load and load.latency_ms else {})
         server_res = (record.get("resources") or {}).get("server") or {}
@@ -370,11 +373,36 @@ class CapacityRunner:
                  f"server CPU {server_res.get('cpu_cores', float('nan')):.2f} cores{_gc_text(record['jfr'])} -> {verdict}"
                  + (f"  [{', '.join(record['flags'])}]" if record["flags"] else ""))
         self._cool_down(server)
+        self._check_server(server, mode, sleep, record, spec.max_connections)
+        self.recorder.add_point(record)
         self.timing["step_s"].append(time.monotonic() - began)
-        if not process_running(server.pid):
-            record["server_exited"] = True
         _remove([p for p in run["side_files"]])
         return record
+
+    def _check_server(self, server, mode, sleep, record, connections):
+        """After a window with failed requests: is the server still there? A server whose process
+        exited, or whose process runs but answers no request, ends the session's search or round: every
+        later window would only measure a closed port (Helidon 4.5.0 closed its listener on EMFILE and
+        ran on; its round's later windows failed in under a millisecond each). The probe is the
+        watchdog's, on a connection of its own, after the cool-down, with the watchdog's timeout for
+        the window's connections: a pool that is still working off an overloaded window's backlog
+        (its sleeping threads leave the CPU quiet) answers late, not never."""
+        if not process_running(server.pid):
+            record["server_exited"] = True
+            return
+        if (record.get("load") or {}).get("errors", {}).get("total", 1) == 0:
+            return
+        timeout_s = stall_after_s(sleep.max_ms, connections=connections)
+        outcome = probe_once(server.host, server.port, server.info_path, timeout_s)
+        if outcome == "answered":
+            return
+        why = "refused or reset" if outcome == "failed" else f"no answer in {timeout_s:g} s"
+        record["server_unresponsive"] = {"probe": f"GET {server.info_path}", "outcome": outcome,
+                                         "timeout_s": timeout_s}
+        record["flags"].append("unresponsive")
+        ended = "search" if record["phase"] == "search" else "confirmation round"
+        self.log(f"    the {mode} server (pid {server.pid}) runs but did not answer GET {server.info_path} after "
+                 f"this window ({why}): its {ended} ends here; see its log in servers/")
 
     def _point(self, point_id, session, mode, sleep, rate, phase, step, repeat, goal_ms, run, spec):
         load = run["load"]
@@ -486,6 +514,11 @@ class CapacityRunner:
             if after is None or after.cpu_s - before.cpu_s < QUIET_CORES:
                 return
             before = after
+
+
+def server_lost(record):
+    """True when a window left no server to measure: it exited, or stopped answering (_check_server)."""
+    return bool(record.get("server_exited") or record.get("server_unresponsive"))
 
 
 def meets_goal(record, percentile, goal_ms):

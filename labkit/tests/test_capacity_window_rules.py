@@ -1,7 +1,9 @@
 """What a ./lab capacity window measures, without servers: the young-collection rule (a window that met
 the goal with too few young collections is measured again longer; at --max-window it counts, flagged
-few-gcs), a missed window measured once more when the hypervisor took the server's CPUs, the warm-up that ends only when the JIT is quiet too, the perf-counter reading both build on,
-and the report of a run with re-run windows (and of one made before these rules)."""
+few-gcs), a missed window measured once more when the hypervisor took the server's CPUs, a round
+that ends once its server stopped answering, the warm-up that ends only when the JIT is quiet too,
+the perf-counter reading both build on, and the report of a run with re-run windows (and of one made
+before these rules)."""
 import stat
 import types
 from pathlib import Path
@@ -198,6 +200,124 @@ def test_a_window_missed_while_the_host_stole_the_servers_cpus_is_measured_once_
         measured, rests = stolen_windows(runner, monkeypatch, [outcome])
         run_window(runner)
         assert measured == [("w1", None)] and rests == []
+
+
+# -- a server that stopped answering -------------------------------------------------------------
+
+def confirmed_rates(runner, lost):
+    """Runs one confirmation round at 4,000 req/s where every window misses, with the load tool both
+    saturated and late (which alone would measure it again); `lost` marks each window's server as no
+    longer answering. Returns the rates measured, in order."""
+    rates = []
+
+    def measure(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left, window_s,
+                extends, again_of=None, ramp=False):
+        rates.append(rate)
+        record = {"id": f"w{len(rates)}", "flags": ["client-bound", "driver-behind"],
+                  "capacity": {"met_goal": False}, "jfr": {"available": True, "young_gc_count": 5}}
+        if lost:
+            record["server_unresponsive"] = {"probe": "GET /api/info", "outcome": "failed", "timeout_s": 10.0}
+        runner._judge(record, window_s, ramp)
+        return record
+    runner._measure_window = measure
+    server = types.SimpleNamespace(port=19700)
+    runner._session = lambda mode, sleep, phase, repeat, work: work(server, "url", 1, {})
+    runner._wait_for_time_wait = lambda port, limit=None: None
+    runner._confirm("virtual", SleepSpec(100, 100), 1, 4000)
+    return rates
+
+
+def test_a_round_ends_at_the_first_window_after_which_the_server_stopped_answering(tmp_path):
+    # A server still there: the missed window is measured again (the load tool failed), then twice lower.
+    assert confirmed_rates(bare_runner(tmp_path, capacity_config()), lost=False) == [4000, 4000, 3800, 3800, 3610,
+                                                                                       3610]
+    # A server that stopped answering: nothing more is measured against its closed port.
+    assert confirmed_rates(bare_runner(tmp_path, capacity_config()), lost=True) == [4000]
+
+
+class _Listener:
+    """A TCP port on loopback: `answering` serves HTTP, otherwise it accepts connections into its
+    backlog and never reads them (a listener whose server stopped taking requests)."""
+
+    def __init__(self, answering):
+        import http.server
+        import socketserver
+        import threading
+        if answering:
+            class Quiet(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    self.send_response(503)
+                    self.end_headers()
+
+                def log_message(self, *args):
+                    pass
+            self.server = socketserver.TCPServer(("127.0.0.1", 0), Quiet)
+            threading.Thread(target=self.server.serve_forever, daemon=True).start()
+            self.port = self.server.server_address[1]
+            self.close = lambda: (self.server.shutdown(), self.server.server_close())
+        else:
+            import socket
+            self.sock = socket.socket()
+            self.sock.bind(("127.0.0.1", 0))
+            self.sock.listen(8)
+            self.port = self.sock.getsockname()[1]
+            self.close = self.sock.close
+
+
+def checked(runner, port, errors, pid=None):
+    """The record _check_server leaves after a window with `errors` failed requests, the server on `port`."""
+    import os
+    server = types.SimpleNamespace(pid=pid or os.getpid(), host="127.0.0.1", port=port, info_path="/api/info")
+    record = {"phase": "confirm", "flags": [], "load": {"errors": {"total": errors}}}
+    runner._check_server(server, "helidon", SleepSpec(2000, 2000), record, connections=15_000)
+    return record
+
+
+def test_after_a_window_with_errors_a_running_server_that_answers_nothing_is_unresponsive(tmp_path, monkeypatch):
+    timeouts = []
+    monkeypatch.setattr(runner_module, "stall_after_s",
+                        lambda sleep_ms, connections: timeouts.append((sleep_ms, connections)) or 0.5)
+    lines = []
+    runner = CapacityRunner(capacity_config(), {}, "vegeta", types.SimpleNamespace(out_dir=tmp_path), log=lines.append)
+
+    # Any HTTP answer, even a 503, is a server still there: its errors are measured, not the end.
+    answering = _Listener(answering=True)
+    try:
+        record = checked(runner, answering.port, errors=120)
+    finally:
+        answering.close()
+    assert "server_unresponsive" not in record and record["flags"] == [] and lines == []
+
+    # A listener that accepts and never answers: no answer within the probe's timeout.
+    silent = _Listener(answering=False)
+    try:
+        record = checked(runner, silent.port, errors=120)
+    finally:
+        silent.close()
+    assert record["server_unresponsive"] == {"probe": "GET /api/info", "outcome": "timeout", "timeout_s": 0.5}
+    assert record["flags"] == ["unresponsive"] and runner_module.server_lost(record)
+    assert "did not answer GET /api/info" in lines[0] and "confirmation round ends here" in lines[0]
+
+    # A closed port (the listener gone, the process alive): refused.
+    record = checked(runner, silent.port, errors=120)
+    assert record["server_unresponsive"]["outcome"] == "failed" and "refused or reset" in lines[1]
+
+    # Without failed requests the window itself showed the server answering: no probe is sent.
+    record = checked(runner, silent.port, errors=0)
+    assert "server_unresponsive" not in record and len(lines) == 2
+    # Each probe waited as long as the watchdog allows the window's sleep and connections.
+    assert timeouts == [(2000, 15_000)] * 3
+
+
+def test_after_a_window_a_server_whose_process_exited_is_lost_without_a_probe(tmp_path):
+    import subprocess
+    import sys
+    done = subprocess.Popen([sys.executable, "-c", "pass"])
+    done.wait()
+    runner = bare_runner(tmp_path, capacity_config())
+    record = checked(runner, 1, errors=0, pid=done.pid)
+    assert record["server_exited"] is True and "server_unresponsive" not in record
+    assert runner_module.server_lost(record)
 
 
 def test_without_a_young_collection_count_a_window_counts_on_its_goal_and_is_flagged(tmp_path):
