@@ -214,7 +214,8 @@ def confirmed_rates(runner, lost):
                 extends, again_of=None, ramp=False):
         rates.append(rate)
         record = {"id": f"w{len(rates)}", "flags": ["client-bound", "driver-behind"],
-                  "capacity": {"met_goal": False}, "jfr": {"available": True, "young_gc_count": 5}}
+                  "capacity": {"met_goal": False}, "jfr": {"available": True, "young_gc_count": 5},
+                  "resources": {"driver": {"cpu_cores": 1.0}}}
         if lost:
             record["server_unresponsive"] = {"probe": "GET /api/info", "outcome": "failed", "timeout_s": 10.0}
         runner._judge(record, window_s, ramp)
