@@ -6,6 +6,7 @@ they work on docs/results/ as well as on a fresh results/ folder.
 """
 import gzip
 import json
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -154,7 +155,6 @@ def figures(run):
                 entry["CPU ms per request"] = Figure(cpu["median"], False)
             result[key] = entry
         return result
-    import statistics
     for key, points in groups.items():
         ok = [p["load"]["ok_rps"] for p in points]
         histogram = merged(p["load"].get("latency_hdr") for p in points)
@@ -212,6 +212,45 @@ def host_difference(run_a, run_b):
             f"the differences below measure the hosts too")
 
 
+# The same target at the same offered rate should cost the same CPU per request on one host. Beyond
+# this, the host ran at another speed: measured on one VM without a reboot and with steal under 0.1 %,
+# `virtual` at 2,000 req/s cost 0.161 ms per request in one run and 0.123 ms twelve hours later.
+HOST_SPEED_TOLERANCE = 0.10
+
+
+def cpu_at_equal_rates(run_a, run_b):
+    """B's CPU per request ÷ A's over the (target, sleep, offered rate) windows that met the goal in
+    both capacity runs (the median where a run has several): {"median", "min", "max", "n"}, or None
+    without such a pair. Windows that met the goal were not saturated, so their cost per request is
+    the host's speed on the same work."""
+    def costs(run):
+        by_window = {}
+        for p in run["points"]:
+            cost = (p.get("derived") or {}).get("cpu_ms_per_request")
+            if cost and (p.get("capacity") or {}).get("passed"):
+                by_window.setdefault((p["mode"], p["sleep_max_ms"], p["rate"]), []).append(cost)
+        return {key: statistics.median(values) for key, values in by_window.items()}
+    a, b = costs(run_a), costs(run_b)
+    ratios = sorted(b[key] / a[key] for key in a.keys() & b.keys())
+    if not ratios:
+        return None
+    return {"median": statistics.median(ratios), "min": ratios[0], "max": ratios[-1], "n": len(ratios)}
+
+
+def host_speed(run_a, run_b):
+    """One line on how the two runs' hosts compare at equal rates (cpu_at_equal_rates), or None."""
+    speed = cpu_at_equal_rates(run_a, run_b)
+    if speed is None:
+        return None
+    change = speed["median"] - 1
+    text = (f"host speed: at the same offered rates B spent {change * 100:+.0f} % CPU per request against A "
+            f"(median over {speed['n']} target-and-rate pairs that met the goal in both, "
+            f"range {(speed['min'] - 1) * 100:+.0f} to {(speed['max'] - 1) * 100:+.0f} %)")
+    if abs(change) > HOST_SPEED_TOLERANCE:
+        return text + ": the host ran at another speed, so a capacity that CPU limits moved with it"
+    return text
+
+
 def run_compare(args):
     parser = _parsers["compare"]
     run_a, run_b = load_run(parser, args.dir_a), load_run(parser, args.dir_b)
@@ -222,6 +261,9 @@ def run_compare(args):
     hosts = host_difference(run_a, run_b)
     if hosts:
         print(hosts)
+    speed = host_speed(run_a, run_b) if run_a["schema"] == CAPACITY else None
+    if speed:
+        print(speed)
     if not rows:
         print("no point is in both runs")
         return 1

@@ -22,7 +22,7 @@ from labkit.capacity.runner import CapacityRecorder, connection_cap, load_tool_f
 from labkit.bench.plan import rotated
 from labkit.capacity.search import RateSearch
 from labkit.capacity.summary import ratios, summarize
-from labkit.commands.report import compare, host_difference
+from labkit.commands.report import compare, cpu_at_equal_rates, host_difference, host_speed
 
 
 # -- the search ---------------------------------------------------------------------------------
@@ -336,6 +336,28 @@ def test_compare_warns_when_the_runs_cpus_differ_even_under_one_model_name():
     assert host_difference(run_a, run_b) is None  # a run from before the identity: the name alone
     run_a["env"]["host"]["cpu_model"] = "Intel(R) Xeon(R) Processor"
     assert "A Intel(R) Xeon(R) Processor, B AMD EPYC" in host_difference(run_a, run_b)
+
+
+def test_compare_measures_the_hosts_speed_on_windows_both_runs_passed_at_the_same_rate():
+    run_a = synthetic_run()
+    run_b = copy.deepcopy(run_a)
+    assert cpu_at_equal_rates(run_a, run_b)["median"] == pytest.approx(1.0)
+    assert "+0 % CPU per request" in host_speed(run_a, run_b) and "another speed" not in host_speed(run_a, run_b)
+    for p in run_b["points"]:
+        p["derived"]["cpu_ms_per_request"] *= 0.8
+    # A window that missed the goal in B ran saturated: its cost says nothing about the host.
+    missed = next(p for p in run_b["points"] if p["mode"] == "virtual" and p["phase"] == "search")
+    missed["capacity"]["passed"] = False
+    missed["derived"]["cpu_ms_per_request"] *= 10
+    speed = cpu_at_equal_rates(run_a, run_b)
+    assert speed["median"] == pytest.approx(0.8) and speed["max"] == pytest.approx(0.8)
+    passed_in_both = {(p["mode"], p["rate"]) for p in run_b["points"] if p["capacity"]["passed"]} & \
+        {(p["mode"], p["rate"]) for p in run_a["points"] if p["capacity"]["passed"]}
+    assert speed["n"] == len(passed_in_both)
+    assert "-20 % CPU per request" in host_speed(run_a, run_b) and "another speed" in host_speed(run_a, run_b)
+    for p in run_b["points"]:
+        p["rate"] += 1
+    assert cpu_at_equal_rates(run_a, run_b) is None and host_speed(run_a, run_b) is None
 
 
 def test_portable_makes_folder_and_repository_paths_relative():
