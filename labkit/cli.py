@@ -1,6 +1,7 @@
 """./lab's entry point: each subcommand lives in its own module and registers itself here."""
 import argparse
 import importlib
+import os
 import sys
 
 from .errors import LabError
@@ -42,6 +43,11 @@ def main(argv):
     except KeyboardInterrupt:
         print(f"\nlab {args.command}: interrupted, stopped.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader of our output went away (`./lab compare A B | head`): stop as a pipe's writer
+        # does, without a traceback, and keep Python's exit flush from failing on the closed pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13  # SIGPIPE
 
 
 if __name__ == "__main__":

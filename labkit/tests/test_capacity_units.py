@@ -360,6 +360,17 @@ def test_compare_measures_the_hosts_speed_on_windows_both_runs_passed_at_the_sam
     assert cpu_at_equal_rates(run_a, run_b) is None and host_speed(run_a, run_b) is None
 
 
+def test_compare_into_a_reader_that_went_away_stops_without_a_traceback(tmp_path):
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "results.json").write_text(json.dumps(synthetic_run()))
+    process = subprocess.Popen([sys.executable, "-m", "labkit.cli", "compare", str(tmp_path / "a"), str(tmp_path / "b")],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # like `| head` that has read enough, before the first line is written
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 141 and "Traceback" not in stderr, stderr
+
+
 def test_portable_makes_folder_and_repository_paths_relative():
     from labkit import ROOT
     record = {"command": f"vegeta attack -targets /r/out/raw/x.targets -output {ROOT}/results/y.bin",
