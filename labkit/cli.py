@@ -2,6 +2,7 @@
 import argparse
 import importlib
 import os
+import signal
 import sys
 
 from .errors import LabError
@@ -47,7 +48,7 @@ def main(argv):
         # The reader of our output went away (`./lab compare A B | head`): stop as a pipe's writer
         # does, without a traceback, and keep Python's exit flush from failing on the closed pipe.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 128 + 13  # SIGPIPE
+        return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":
