@@ -5,15 +5,15 @@ import os
 import signal
 import sys
 
-from .errors import LabError
-from .process import interrupt_on_signals
+from labkit.ground.errors import LabError
+from labkit.ground.process import interrupt_on_signals
 
 # One module per subcommand; each defines register(subparsers) that sets a `run(args)` default.
 COMMAND_MODULES = (
     "labkit.commands.run",
     "labkit.commands.test",
-    "labkit.bench.command",
-    "labkit.capacity.command",
+    "labkit.commands.bench",
+    "labkit.commands.capacity",
     "labkit.commands.report",
     "labkit.commands.soak",
     "labkit.commands.memory",

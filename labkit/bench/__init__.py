@@ -3,13 +3,13 @@
 Where a reader starts: command.py (the options and the checks before anything starts), then
 runner.py (the loop). Modules, in the order a run uses them:
 - command.py    the ./lab bench options and the order of the checks before anything starts
-- config.py     the options, validated (argument types from labkit/arguments.py), and the --quick preset
+- config.py     the options, validated (argument types from labkit/ground/arguments.py), and the --quick preset
 - scenarios.py  what is requested (URL path, method, body, headers) and its service time for Little's law
 - plan.py       the points of a run (repeat x target x heap x driver x concurrency) and the ETA
 - heaps.py      --heap: every target once per heap size, as series TARGET@HEAP
 - cpus.py       --cpus: server and load tool on different cores
-- drivers.py    finds or builds the load tools of labkit/drivers (one module per tool: command + output parser)
-- runner.py     the loop: server sessions (any labkit.server.ServerHandle, started from labkit/targets.py),
+- drivers.py    finds or builds the load tools of labkit/load/drivers (one module per tool: command + output parser)
+- runner.py     the loop: server sessions (any labkit.servers.interface.ServerHandle, started from labkit/servers/registry.py),
                 warm-up, measured windows, Ctrl-C; its server start, probe and one sampled tool run
                 (drive) are what ./lab capacity builds on
 - sampler.py    /proc sampling of the server, the driver and the machine
@@ -20,7 +20,7 @@ runner.py (the loop). Modules, in the order a run uses them:
 - perfcounters.py the JVM's performance counters (jcmd PerfCounter.print): the JIT's compile count
 - histograms.py latency histograms merged across windows, .hgrm.gz files, spreads and CI
 - results.py    point records, derived figures, medians, results.json / results.csv
-- env.py        env.json: the machine (labkit/machine.py), JDK, Payara, git and tool versions
+- env.py        env.json: the machine (labkit/ground/machine.py), JDK, Payara, git and tool versions
 - report.py, charts.py, progress.py, formatting.py   what people read
 
 Files of a run and the JSON/CSV schema: RESULTS-SCHEMA.md beside this file.

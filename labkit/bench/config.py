@@ -9,12 +9,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..arguments import single_line, whole_number
-from ..carriers import check_carrier_options
-from ..errors import UsageError
-from ..targets import choices
-from .cpus import cpu_pinning, server_jvm_options
-from .heaps import check_jvm_options
+from labkit.ground.arguments import single_line, whole_number
+from labkit.servers.carriers import check_carrier_options
+from labkit.ground.errors import UsageError
+from labkit.servers.registry import choices
+from labkit.measure.cpus import cpu_pinning, server_jvm_options
+from labkit.servers.heaps import check_jvm_options
 
 MAX_SLEEP_MS = 60_000        # the app's own cap (loomlab.sleep.maxMs)
 MAX_DEPTH = 2_000            # the app's own cap (loomlab.sleep.maxDepth)
@@ -290,8 +290,8 @@ class BenchConfig:
 
 def _check_own_app(args, modes, known_targets, drivers, known_drivers):
     """--war and --request/--requests: (wars, RequestMix or None), checked against the targets and tools."""
-    from ..requests_mix import mix_from_arguments
-    from ..userapp import check_wars
+    from labkit.load.requests_mix import mix_from_arguments
+    from labkit.servers.userapp import check_wars
     wars = check_wars(getattr(args, "wars", None) or ())
     mix = mix_from_arguments(args)
     if mix is not None and getattr(args, "scenario", None):

@@ -1,15 +1,15 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
-from .ownapp_report import own_app_section
-from ..machine import cpu_text
-from ..userapp import PROBE_ROOT
-from .charts import CHARTS
-from .formatting import flags_text, metric, number, sleep_text
-from .histograms import median_spread
-from .heaps import HOLDS_SHARE, heap_mb, smallest_holding_heaps
-from .plan import format_duration
-from .results import FLAG_MEANINGS
-from .threaddump import summary_lines
-from .watchdog import DEFAULT_STALL_AFTER_S, PROBE_INTERVAL_S, PROBE_PATH, STALL_SLEEPS
+from labkit.bench.ownapp_report import own_app_section
+from labkit.ground.machine import cpu_text
+from labkit.servers.userapp import PROBE_ROOT
+from labkit.bench.charts import CHARTS
+from labkit.ground.formatting import flags_text, metric, number, sleep_text
+from labkit.measure.histograms import median_spread
+from labkit.servers.heaps import HOLDS_SHARE, heap_mb, smallest_holding_heaps
+from labkit.measure.plan import format_duration
+from labkit.measure.results import FLAG_MEANINGS
+from labkit.measure.threaddump import summary_lines
+from labkit.measure.watchdog import DEFAULT_STALL_AFTER_S, PROBE_INTERVAL_S, PROBE_PATH, STALL_SLEEPS
 
 
 def _table(headers, rows):

@@ -26,23 +26,31 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..carriers import carrier_options
-from ..errors import LabError
-from ..process import spawn, stop, tail
-from .drivers import DRIVERS, DriverOutputError, LoadSpec, redacted
-from .cpus import allowed_cpus
-from .heaps import heap_options
-from .histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
-from .steadiness import per_second_from_samples, series_stats, settled
-from .jfr import JfrRecorder
-from .plan import Estimator, build_plan
-from .results import (SCHEMA, derive, flags, little_ceiling, portable, summarize as summarize_points, write_csv,
-                      write_json)
-from .sampler import WindowSampler, process_running, summarize, summarize_window, write_samples_csv
-from .threaddump import capture as capture_thread_dump
-from .watchdog import Watchdog, stall_after_s
-from ..requests_mix import check_answers, mean_answer_bytes, send_once
-from ..userapp import mode_proof
+from labkit.servers.carriers import carrier_options
+from labkit.ground.errors import LabError
+from labkit.ground.process import spawn, stop, tail
+from labkit.load.tools import DRIVERS, DriverOutputError, LoadSpec, redacted
+from labkit.measure.cpus import allowed_cpus
+from labkit.servers.heaps import heap_options
+from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
+from labkit.measure.steadiness import per_second_from_samples, series_stats, settled
+from labkit.measure.jfr import JfrRecorder
+from labkit.measure.plan import Estimator, build_plan
+from labkit.measure.results import (
+    SCHEMA,
+    derive,
+    flags,
+    little_ceiling,
+    portable,
+    summarize as summarize_points,
+    write_csv,
+    write_json,
+)
+from labkit.measure.sampler import WindowSampler, process_running, summarize, summarize_window, write_samples_csv
+from labkit.measure.threaddump import capture as capture_thread_dump
+from labkit.measure.watchdog import Watchdog, stall_after_s
+from labkit.load.requests_mix import check_answers, mean_answer_bytes, send_once
+from labkit.servers.userapp import mode_proof
 
 # A load tool gets its duration plus its timeout plus this before it is stopped as hung.
 DRIVER_GRACE_S = 30
@@ -253,8 +261,8 @@ class RunRecorder(PointLog):
         (self.out_dir / "servers").mkdir(exist_ok=True)
 
     def finish(self, state, error=None):
-        from .charts import write_charts
-        from .report import write_report
+        from labkit.bench.charts import write_charts
+        from labkit.bench.report import write_report
         self._close(state, error)
         self.run["summary"] = summarize_points(self.run["points"])
         write_csv(self.out_dir / "results.csv", self.run["points"])

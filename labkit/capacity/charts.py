@@ -6,7 +6,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-from .summary import superseded  # noqa: E402
+from labkit.capacity.summary import superseded  # noqa: E402
 
 CHARTS = {"latency_vs_load": "latency-vs-load.png", "spectrum": "percentile-spectrum.png"}
 

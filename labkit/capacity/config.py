@@ -5,11 +5,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bench.config import DEFAULT_MODES, SleepSpec, sleep_spec
-from ..bench.cpus import server_jvm_options
-from ..bench.steadiness import JIT_QUIET_PER_S
-from ..errors import UsageError
-from ..targets import choices
+from labkit.bench.config import DEFAULT_MODES, SleepSpec, sleep_spec
+from labkit.measure.cpus import server_jvm_options
+from labkit.measure.steadiness import JIT_QUIET_PER_S
+from labkit.ground.errors import UsageError
+from labkit.servers.registry import choices
 
 MAX_RATE = 200_000
 # The percentiles a goal may name, as the point records spell them (load.latency_ms).

@@ -2,13 +2,13 @@
 (write_all is also what ./lab report runs on a committed folder)."""
 import json
 
-from ..bench.formatting import number
-from ..bench.plan import format_duration
-from ..bench.results import FLAG_MEANINGS, write_csv
-from ..machine import cpu_text
-from .charts import write_charts
-from .runner import HOST_REST_S, STEAL_AGAIN_SHARE, WARMUP_SLEEP_MAX_MS
-from .summary import CEILING_IN_REACH_SHARE, ratios, summarize
+from labkit.ground.formatting import number
+from labkit.measure.plan import format_duration
+from labkit.measure.results import FLAG_MEANINGS, write_csv
+from labkit.ground.machine import cpu_text
+from labkit.capacity.charts import write_charts
+from labkit.capacity.runner import HOST_REST_S, STEAL_AGAIN_SHARE, WARMUP_SLEEP_MAX_MS
+from labkit.capacity.summary import CEILING_IN_REACH_SHARE, ratios, summarize
 
 CSV_COLUMNS = (
     ("index", ("index",)), ("id", ("id",)), ("phase", ("phase",)), ("mode", ("mode",)),

@@ -31,21 +31,21 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..bench import perfcounters
-from ..bench.config import SleepSpec
-from ..bench.cpus import allowed_cpus
-from ..bench.drivers import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL, LoadSpec
-from ..bench.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
-from ..bench.jfr import JfrRecorder
-from ..bench.plan import format_duration, rotated
-from ..bench.results import flags
-from ..bench.runner import PointLog, drive, keep_log, probe, start_server, steady_window, window_record
-from ..bench.sampler import process_running, read_process, write_samples_csv
-from ..bench.scenarios import scenario as find_scenario
-from ..bench.steadiness import WARMUP_ENDS, not_steady, series_stats, settled, warmup_end
-from ..bench.watchdog import probe_once, stall_after_s
-from ..errors import LabError
-from .search import RateSearch
+from labkit.measure import perfcounters
+from labkit.bench.config import SleepSpec
+from labkit.measure.cpus import allowed_cpus
+from labkit.load.tools import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL, LoadSpec
+from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
+from labkit.measure.jfr import JfrRecorder
+from labkit.measure.plan import format_duration, rotated
+from labkit.measure.results import flags
+from labkit.bench.runner import PointLog, drive, keep_log, probe, start_server, steady_window, window_record
+from labkit.measure.sampler import process_running, read_process, write_samples_csv
+from labkit.load.scenarios import scenario as find_scenario
+from labkit.measure.steadiness import WARMUP_ENDS, not_steady, series_stats, settled, warmup_end
+from labkit.measure.watchdog import probe_once, stall_after_s
+from labkit.ground.errors import LabError
+from labkit.capacity.search import RateSearch
 
 DRIVER = DRIVERS["vegeta"]
 # A confirmation window that misses the goal is retried this many times, each `resolution` lower.
@@ -617,7 +617,7 @@ def time_wait_sockets(port, tables=("/proc/net/tcp", "/proc/net/tcp6")):
 
 
 def _gc_text(jfr):
-    from .report import gc_pauses_text
+    from labkit.capacity.report import gc_pauses_text
     return f", GC pauses {gc_pauses_text(jfr)}" if jfr and jfr.get("available") else ""
 
 
@@ -627,7 +627,7 @@ def warm_up_sleep(sleep):
 
 
 def _level(sleep):
-    from ..bench.config import LoadLevel
+    from labkit.bench.config import LoadLevel
     return LoadLevel(1, sleep)
 
 
@@ -649,7 +649,7 @@ class CapacityRecorder(PointLog):
                                    "modes": list(order)})
 
     def finish(self, state, error=None):
-        from .report import write_all
+        from labkit.capacity.report import write_all
         self._close(state, error)
         return write_all(self.run, self.out_dir)
 

@@ -3,7 +3,7 @@ confirmation windows held, and the figures at that rate (merged histograms, spre
 
 Everything here is computed from results.json's points, so ./lab report rebuilds it exactly.
 """
-from ..bench.histograms import latency_ms, median_spread, merged, spectrum_ms
+from labkit.measure.histograms import latency_ms, median_spread, merged, spectrum_ms
 
 
 def sleep_key(record):

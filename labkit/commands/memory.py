@@ -1,12 +1,12 @@
 """./lab memory: what a parked platform or virtual thread costs (the baselines' thread-memory experiment)."""
 import time
 
-from .. import ROOT
-from ..baselines import ensure_baselines_built
-from ..errors import LabError, UsageError
-from ..jdk import find_java_home
-from .. import memory
-from ..arguments import whole_number
+from labkit import ROOT
+from labkit.servers.baselines import ensure_baselines_built
+from labkit.ground.errors import LabError, UsageError
+from labkit.ground.jdk import find_java_home
+from labkit.memory import runner as memory
+from labkit.ground.arguments import whole_number
 
 # argparse type of the one-run counts: a whole number >= 0.
 NON_NEGATIVE = whole_number(0)

@@ -9,10 +9,10 @@ import shlex
 import sys
 from pathlib import Path
 
-from ..arguments import decimal_number, whole_number
-from ..errors import LabError
-from ..jdk import find_java_home
-from ..micro import common, echo, jmh, report, tables
+from labkit.ground.arguments import decimal_number, whole_number
+from labkit.ground.errors import LabError
+from labkit.ground.jdk import find_java_home
+from labkit.micro import common, echo, jmh, report, tables
 
 JMH_DOC = ("micro-jmh", "Micro-benchmark: IO and CPU tasks on virtual vs platform threads (JMH)")
 RING_DOC = ("micro-ring", "Micro-benchmark: the token ring on platform and virtual threads (JMH)")
@@ -204,7 +204,7 @@ def redraw_echo(args):
 
 def echo_report(rows, settings, run_dir, command_line, machine, cpu=None, publish=False):
     """CSV is written already; adds the chart and report.md (and the docs/results section)."""
-    from ..micro import chart  # matplotlib loads only when a chart is drawn
+    from labkit.micro import chart  # matplotlib loads only when a chart is drawn
     title = (f"Echo clients, latency {settings.latency_ms} ms, {settings.duration_s:g} s per run, "
              f"{settings.message_size}-byte messages")
     png = chart.echo_chart(rows, run_dir / "echo-sweep.png", title)

@@ -10,11 +10,11 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..arguments import percentage
-from ..bench.histograms import latency_ms, merged
-from ..bench.results import read_json
-from ..errors import LabError
-from ..machine import cpu_text
+from labkit.ground.arguments import percentage
+from labkit.measure.histograms import latency_ms, merged
+from labkit.measure.results import read_json
+from labkit.ground.errors import LabError
+from labkit.ground.machine import cpu_text
 
 BENCH, CAPACITY = "loomlab.bench/1", "loomlab.capacity/1"
 
@@ -68,12 +68,12 @@ def rebuild(run, out_dir):
     results.json.gz (rewritten) and gains no uncompressed copy."""
     compressed = results_file(out_dir) == out_dir / "results.json.gz"
     if run["schema"] == CAPACITY:
-        from ..capacity.report import write_all
+        from labkit.capacity.report import write_all
         write_all(run, out_dir)
     else:
-        from ..bench.charts import write_charts
-        from ..bench.report import write_report
-        from ..bench.results import summarize, write_csv, write_json
+        from labkit.bench.charts import write_charts
+        from labkit.bench.report import write_report
+        from labkit.measure.results import summarize, write_csv, write_json
         run["summary"] = summarize(run["points"])
         write_csv(out_dir / "results.csv", run["points"])
         run["charts"] = write_charts(run["summary"], out_dir, run["env"]["host"]["cpus"])
@@ -89,7 +89,7 @@ def rebuild(run, out_dir):
 def run_report(args):
     out_dir = Path(args.dir)
     if any((out_dir / name).is_file() for name in ("soak.json", "soak.json.gz")) and results_file(out_dir) is None:
-        from ..soak import rebuild as rebuild_soak
+        from labkit.soak.runner import rebuild as rebuild_soak
         run = rebuild_soak(out_dir)
         print(f"rebuilt {out_dir / 'report.md'} ({len(run['targets'])} soaked targets)")
         return 0
@@ -140,7 +140,7 @@ def figures(run):
         groups.setdefault(key, []).append(p)
     result = {}
     if run["schema"] == CAPACITY:
-        from ..capacity.summary import summarize
+        from labkit.capacity.summary import summarize
         for row in summarize(run):
             key = (row["mode"], f"sleep {row['sleep_max_ms']} ms")
             entry = {}

@@ -1,16 +1,16 @@
 """./lab run MODE: one server (Payara Micro, or a full server with --server) in a thread mode, in
 the foreground until Ctrl-C."""
-from .. import cargotracker
-from ..arguments import port_number, single_line
-from ..appserver import cli as appserver_cli
-from ..build import ensure_built
-from ..carriers import add_carriers_argument, carrier_options, check_carrier_options
-from ..errors import UsageError
-from ..foreground import serve
-from ..modes import choices, payara_mode
-from ..payara import PayaraMicro
-from ..process import ensure_port_free
-from ..userapp import add_war_argument, check_wars, ready_urls
+from labkit.apps import cargotracker
+from labkit.ground.arguments import port_number, single_line
+from labkit.servers.appserver import cli as appserver_cli
+from labkit.ground.build import ensure_built
+from labkit.servers.carriers import add_carriers_argument, carrier_options, check_carrier_options
+from labkit.ground.errors import UsageError
+from labkit.measure.foreground import serve
+from labkit.servers.modes import choices, payara_mode
+from labkit.servers.payara_micro import PayaraMicro
+from labkit.ground.process import ensure_port_free
+from labkit.servers.userapp import add_war_argument, check_wars, ready_urls
 
 
 def register(subparsers):

@@ -1,18 +1,18 @@
 """./lab soak: each target at FACTOR x its capacity for a while, then idle; did it survive?"""
 
-from ..bench.command import _raise_open_files_limit, lab_command_line, results_folder
-from ..bench.drivers import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
-from ..bench.env import collect
-from ..build import ensure_built
-from ..errors import UsageError
-from ..jdk import find_java_home
-from ..modes import find_mode
-from ..process import ensure_port_free
-from ..soak import DEFAULT_PORT, DRIVER, SoakConfig, parse_capacity, run_soak
-from ..targets import all_targets, choices
-from ..arguments import positive_number, positive_seconds, whole_number
-from ..bench.config import add_run_options
-from ..bench.cpus import server_jvm_options
+from labkit.commands.bench import _raise_open_files_limit, lab_command_line, results_folder
+from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
+from labkit.measure.env import collect
+from labkit.ground.build import ensure_built
+from labkit.ground.errors import UsageError
+from labkit.ground.jdk import find_java_home
+from labkit.servers.modes import find_mode
+from labkit.ground.process import ensure_port_free
+from labkit.soak.runner import DEFAULT_PORT, DRIVER, SoakConfig, parse_capacity, run_soak
+from labkit.servers.registry import all_targets, choices
+from labkit.ground.arguments import positive_number, positive_seconds, whole_number
+from labkit.bench.config import add_run_options
+from labkit.measure.cpus import server_jvm_options
 
 _parser = None
 

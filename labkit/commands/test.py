@@ -3,9 +3,9 @@ or with --quick the seconds-to-a-minute loop (unit tests and the lab tests that 
 import subprocess
 import sys
 
-from .. import ROOT
-from ..errors import LabError
-from ..jdk import find_java_home, java_env
+from labkit import ROOT
+from labkit.ground.errors import LabError
+from labkit.ground.jdk import find_java_home, java_env
 
 # The one install recipe, shared with .ci/run: browser and driver, load tools, Go for bombardier.
 INSTALL_TOOLS = ROOT / "ab-scripts" / "install-tools.sh"

@@ -3,10 +3,10 @@ import os
 import time
 from pathlib import Path
 
-from .. import ROOT
-from ..build import mvn
-from ..errors import LabError
-from ..machine import facts, jdk_release, read_cpu_times
+from labkit import ROOT
+from labkit.ground.build import mvn
+from labkit.ground.errors import LabError
+from labkit.ground.machine import facts, jdk_release, read_cpu_times
 
 BENCHMARKS_JAR = ROOT / "micro" / "target" / "benchmarks.jar"
 RESULTS_ROOT = ROOT / "results"

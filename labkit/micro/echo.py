@@ -19,9 +19,9 @@ import shlex
 import time
 from dataclasses import dataclass
 
-from ..errors import LabError, UsageError
-from ..process import ensure_port_free, spawn, stop, tail
-from . import proc
+from labkit.ground.errors import LabError, UsageError
+from labkit.ground.process import ensure_port_free, spawn, stop, tail
+from labkit.ground import proc
 
 CLIENTS = ("nio", "platform", "virtual")
 # File descriptors a JVM holds for itself (jars, epoll, pipes, /proc reads) on top of the sockets.

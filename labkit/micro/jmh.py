@@ -4,9 +4,9 @@ import re
 import time
 from dataclasses import dataclass
 
-from .. import ROOT
-from ..errors import UsageError
-from ..process import spawn, stop
+from labkit import ROOT
+from labkit.ground.errors import UsageError
+from labkit.ground.process import spawn, stop
 
 
 @dataclass(frozen=True)

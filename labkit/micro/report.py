@@ -8,7 +8,7 @@ above the reading.
 import re
 import shutil
 
-from .. import ROOT
+from labkit import ROOT
 
 DOCS_RESULTS = ROOT / "docs" / "results"
 READING_HEADING = "## Reading"

@@ -1,9 +1,9 @@
-"""The shared argparse types of labkit/arguments.py: what they accept and the message of what they refuse."""
+"""The shared argparse types of labkit/ground/arguments.py: what they accept and the message of what they refuse."""
 import argparse
 
 import pytest
 
-from labkit.arguments import decimal_number, percentage, positive_number, positive_seconds, whole_number
+from labkit.ground.arguments import decimal_number, percentage, positive_number, positive_seconds, whole_number
 
 
 def refusal(parse, text):

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from labkit import baselines, cli, memory
-from labkit.errors import LabError
-from labkit.targets import all_targets
+from labkit.servers import baselines
+from labkit import cli
+from labkit.memory import runner as memory
+from labkit.ground.errors import LabError
+from labkit.servers.registry import all_targets
 
 # Ports of this module's tests: inside the baselines' range (18200-18299).
 PORT = 18240
@@ -69,7 +71,7 @@ def test_a_target_starts_answers_and_stops_without_leftovers(name, virtual):
 @pytest.mark.server
 @pytest.mark.parametrize("name", ["jdk-virtual", "helidon", "vertx-virtual", "vertx-eventloop"])
 def test_baseline_targets_fan_out_the_bench_body(name):
-    from labkit.bench.scenarios import scenario
+    from labkit.load.scenarios import scenario
     fanout = scenario("fanout")
     server = all_targets()[name].start(PORT, ["-Xmx256m"])
     try:

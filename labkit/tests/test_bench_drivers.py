@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from labkit.bench.drivers import DRIVERS, DriverOutputError, LoadSpec, ToolMissing, redacted
+from labkit.load.tools import DRIVERS, DriverOutputError, LoadSpec, ToolMissing, redacted
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "drivers"
 TOOLS = ("bombardier", "ab", "wrk")
@@ -155,7 +155,7 @@ def test_every_driver_sends_the_scenarios_headers_and_reports_redact_credentials
 @pytest.mark.parametrize("tool,hint", [("bombardier", "install-bombardier.sh"), ("ab", "apache2-utils"), ("wrk", "apt-get install wrk")])
 def test_missing_tool_is_one_line_saying_how_to_get_it(tool, hint, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr("labkit.drivers.base.TOOLS_BIN", tmp_path)
+    monkeypatch.setattr("labkit.load.drivers.base.TOOLS_BIN", tmp_path)
     with pytest.raises(ToolMissing) as missing:
         DRIVERS[tool].find_executable()
     assert hint in str(missing.value) and "\n" not in str(missing.value)
@@ -169,7 +169,7 @@ def test_missing_tool_is_one_line_saying_how_to_get_it(tool, hint, monkeypatch, 
     ("something new", "other"),
 ])
 def test_error_messages_are_sorted_into_kinds(message, kind):
-    from labkit.drivers.record import error_kind
+    from labkit.load.drivers.record import error_kind
     assert error_kind(message) == kind
 
 
@@ -268,7 +268,7 @@ def test_only_vegeta_is_an_open_model_though_bombardier_takes_a_rate_too():
 
 
 # -- vegeta: its results rows -> LoadResult (the intended-start correction and the counting) -------
-from labkit.drivers.vegeta import parse_csv, summarize as summarize_vegeta  # noqa: E402
+from labkit.load.drivers.vegeta import parse_csv, summarize as summarize_vegeta  # noqa: E402
 
 MS = 1_000_000  # ns
 

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from labkit import ROOT
-from labkit.payara import lab_jvm_options
+from labkit.servers.payara_micro import lab_jvm_options
 
 pytestmark = pytest.mark.server
 

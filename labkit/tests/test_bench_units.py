@@ -7,19 +7,34 @@ from types import SimpleNamespace
 import pytest
 
 from labkit.bench import config as options
-from labkit.bench.command import RESULTS, outcome, recording_end, results_folder
+from labkit.commands.bench import RESULTS, outcome, recording_end, results_folder
 from labkit.bench.config import BenchConfig, LoadLevel, SleepSpec
-from labkit.bench.drivers import DRIVERS, LoadSpec
-from labkit.bench.jfr import (LOCK_EVENTS, blocking_site, epoch_seconds, iso_duration_s, settings_file,
-                              summarize_events, summarize_locks)
-from labkit.bench.plan import Estimator, build_plan, format_duration
-from labkit.bench.results import derive, flags, little_ceiling, summarize, write_csv
+from labkit.load.tools import DRIVERS, LoadSpec
+from labkit.measure.jfr import (
+    LOCK_EVENTS,
+    blocking_site,
+    epoch_seconds,
+    iso_duration_s,
+    settings_file,
+    summarize_events,
+    summarize_locks,
+)
+from labkit.measure.plan import Estimator, build_plan, format_duration
+from labkit.measure.results import derive, flags, little_ceiling, summarize, write_csv
 from labkit.bench.runner import measured_resources, phase_at, steady_window
-from labkit.bench.sampler import (ProcessReading, Sample, process_running, read_process, read_samples_csv,
-                                  summarize as summarize_samples, summarize_window, write_samples_csv)
-from labkit.bench.scenarios import expected_longest_ms, scenario
-from labkit.errors import LabError, UsageError
-from labkit.machine import CLOCK_TICKS, cpus_times, parse_cpu_times
+from labkit.measure.sampler import (
+    ProcessReading,
+    Sample,
+    process_running,
+    read_process,
+    read_samples_csv,
+    summarize as summarize_samples,
+    summarize_window,
+    write_samples_csv,
+)
+from labkit.load.scenarios import expected_longest_ms, scenario
+from labkit.ground.errors import LabError, UsageError
+from labkit.ground.machine import CLOCK_TICKS, cpus_times, parse_cpu_times
 
 TARGETS = {"platform-4000": SimpleNamespace(max_concurrent=4000), "virtual": SimpleNamespace(max_concurrent=None)}
 
@@ -309,8 +324,8 @@ def test_repeats_are_summarized_as_median_with_min_and_max():
 
 
 def test_latency_over_repeats_merges_histograms_and_never_averages_percentiles():
-    from labkit.bench.drivers import new_histogram
-    from labkit.bench.histograms import encode
+    from labkit.load.tools import new_histogram
+    from labkit.measure.histograms import encode
 
     def window(values_ms):
         histogram = new_histogram()
@@ -620,7 +635,7 @@ def test_lab_report_rebuilds_a_committed_folder_from_its_compressed_results(tmp_
 
 # -- --heap ----------------------------------------------------------------------------------
 def test_heap_sizes_are_parsed_smallest_first_and_bad_ones_refused():
-    from labkit.bench.heaps import heap_list
+    from labkit.servers.heaps import heap_list
     assert heap_list("4g,512m, 1G,2g") == ("512m", "1g", "2g", "4g")
     for bad in ("512", "1.5g", "1t", "32m", "1g,1024m", ""):
         with pytest.raises(argparse.ArgumentTypeError):
@@ -634,7 +649,7 @@ def test_heap_and_a_heap_sizing_jvm_option_together_are_a_usage_error():
 
 
 def test_every_mode_runs_once_per_heap_as_a_series_of_its_own():
-    from labkit.bench.heaps import heap_options
+    from labkit.servers.heaps import heap_options
     config = build(heap=("512m", "1g"), repeats=1)
     sessions = build_plan(config, scenario("sleep"))
     assert [(s.mode, s.target, s.heap) for s in sessions] == [
@@ -654,7 +669,7 @@ def heap_point(target, heap, ok_rps, repeat=1, rss=512.0):
 
 
 def test_smallest_heap_that_holds_a_modes_throughput_within_five_percent():
-    from labkit.bench.heaps import smallest_holding_heaps
+    from labkit.servers.heaps import smallest_holding_heaps
     points = [heap_point("virtual", "512m", 800.0), heap_point("virtual", "512m", 820.0, repeat=2),
               heap_point("virtual", "1g", 960.0), heap_point("virtual", "2g", 1000.0), heap_point("virtual", "4g", 990.0),
               heap_point("platform-4000", "512m", 700.0), heap_point("platform-4000", "1g", 690.0)]

@@ -11,15 +11,21 @@ import sys
 import pytest
 
 from labkit import ROOT
-from labkit.bench.cpus import CpuPinning, cpu_pinning, server_jvm_options
-from labkit.bench.drivers import MAX_CONNECTIONS_OPEN_MODEL, new_histogram
-from labkit.bench.histograms import encode, median_spread
-from labkit.bench.results import portable
-from labkit.bench.steadiness import not_steady, settled
+from labkit.measure.cpus import CpuPinning, cpu_pinning, server_jvm_options
+from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, new_histogram
+from labkit.measure.histograms import encode, median_spread
+from labkit.measure.results import portable
+from labkit.measure.steadiness import not_steady, settled
 from labkit.capacity.config import LatencyGoal, latency_goal
 from labkit.capacity.report import report, summary_line
-from labkit.capacity.runner import CapacityRecorder, connection_cap, load_tool_failed, meets_goal, time_wait_sockets
-from labkit.bench.plan import rotated
+from labkit.capacity.runner import (
+    CapacityRecorder,
+    connection_cap,
+    load_tool_failed,
+    meets_goal,
+    time_wait_sockets,
+)
+from labkit.measure.plan import rotated
 from labkit.capacity.search import RateSearch
 from labkit.capacity.summary import ratios, summarize
 from labkit.commands.report import compare, cpu_at_equal_rates, host_difference, host_speed

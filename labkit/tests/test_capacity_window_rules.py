@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from labkit.bench import perfcounters
+from labkit.measure import perfcounters
 from labkit.bench.config import SleepSpec
-from labkit.bench.jfr import summarize_events
-from labkit.bench.steadiness import warmup_end
+from labkit.measure.jfr import summarize_events
+from labkit.measure.steadiness import warmup_end
 from labkit.capacity import runner as runner_module
 from labkit.capacity.config import CapacityConfig, LatencyGoal
 from labkit.capacity.report import report

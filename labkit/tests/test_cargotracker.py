@@ -6,14 +6,15 @@ import sys
 
 import pytest
 
-from labkit import ROOT, cargotracker
-from labkit.appserver.server import DOMAIN_LIB_PREFIX
-from labkit.build import pom_property
-from labkit.errors import LabError
-from labkit.glassfish import GlassFish, GlassFishDistribution
-from labkit.bench.scenarios import all_scenarios
-from labkit.modes import PAYARA_MODES
-from labkit.targets import all_targets
+from labkit import ROOT
+from labkit.apps import cargotracker
+from labkit.servers.appserver.server import DOMAIN_LIB_PREFIX
+from labkit.ground.build import pom_property
+from labkit.ground.errors import LabError
+from labkit.servers.appserver.glassfish import GlassFish, GlassFishDistribution
+from labkit.load.scenarios import all_scenarios
+from labkit.servers.modes import PAYARA_MODES
+from labkit.servers.registry import all_targets
 
 
 def test_every_payara_mode_has_a_cargotracker_target_serving_its_war():

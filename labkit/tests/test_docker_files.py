@@ -17,11 +17,11 @@ import pytest
 import yaml
 
 from labkit import ROOT
-from labkit.appserver.commands import preboot_commands
-from labkit.build import pom_property
-from labkit.glassfish import GlassFish, GlassFishDistribution
-from labkit.modes import PAYARA_MODES, payara_mode
-from labkit.payara_server import PayaraServer
+from labkit.servers.appserver.commands import preboot_commands
+from labkit.ground.build import pom_property
+from labkit.servers.appserver.glassfish import GlassFish, GlassFishDistribution
+from labkit.servers.modes import PAYARA_MODES, payara_mode
+from labkit.servers.appserver.payara_server import PayaraServer
 
 DOCKER = ROOT / "docker"
 COMPOSE = yaml.safe_load((DOCKER / "compose.yaml").read_text())
@@ -135,9 +135,9 @@ def test_each_image_renders_its_mode_with_the_labs_renderer_on_an_official_pytho
     instructions = _instructions(path)
     assert ("FROM", "python:${PYTHON_TAG} AS mode") in instructions
     python = re.fullmatch(r"(\d+)\.(\d+)-slim", _args(path)["PYTHON_TAG"])
-    assert python and (int(python[1]), int(python[2])) >= (3, 10), "labkit/modes.py needs Python 3.10+"
+    assert python and (int(python[1]), int(python[2])) >= (3, 10), "labkit/servers/modes.py needs Python 3.10+"
     runs = [rest for keyword, rest in instructions if keyword == "RUN"]
-    assert 'cd /lab && python3 -m labkit.modes render --out /rendered "${MODE}"' in runs
+    assert 'cd /lab && python3 -m labkit.servers.modes render --out /rendered "${MODE}"' in runs
     copies = [rest for keyword, rest in instructions if keyword == "COPY"]
     assert any(c.startswith("--from=mode ") and c.endswith("/rendered/${MODE}/pre-boot-commands.asadmin "
                                                              "/opt/loomlab/pre-boot-commands.asadmin") for c in copies)
@@ -165,7 +165,7 @@ def test_the_render_stage_gives_the_file_labkit_gives_for_a_mode(tmp_path, mode)
                                        else lab / relative)
                         destination.parent.mkdir(parents=True, exist_ok=True)
                         destination.write_bytes(file.read_bytes())
-    result = subprocess.run([sys.executable, "-m", "labkit.modes", "render", "--out", str(tmp_path / "rendered"), mode],
+    result = subprocess.run([sys.executable, "-m", "labkit.servers.modes", "render", "--out", str(tmp_path / "rendered"), mode],
                             cwd=lab, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "rendered" / mode / "pre-boot-commands.asadmin").read_text() == payara_mode(mode).preboot

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from labkit.build import ensure_built
-from labkit.errors import LabError
-from labkit.glassfish import GlassFish
-from labkit.modes import payara_mode
-from labkit.process import ensure_port_free
+from labkit.ground.build import ensure_built
+from labkit.ground.errors import LabError
+from labkit.servers.appserver.glassfish import GlassFish
+from labkit.servers.modes import payara_mode
+from labkit.ground.process import ensure_port_free
 
 pytestmark = [
     pytest.mark.server,

@@ -6,13 +6,13 @@ import sys
 import pytest
 
 from labkit import ROOT
-from labkit.appserver.commands import jvm_option_commands, preboot_commands
-from labkit.build import pom_property
-from labkit.errors import LabError
-from labkit.glassfish import GlassFish, GlassFishDistribution
-from labkit.modes import PAYARA_MODES
-from labkit.payara_server import PayaraServer
-from labkit.targets import all_targets
+from labkit.servers.appserver.commands import jvm_option_commands, preboot_commands
+from labkit.ground.build import pom_property
+from labkit.ground.errors import LabError
+from labkit.servers.appserver.glassfish import GlassFish, GlassFishDistribution
+from labkit.servers.modes import PAYARA_MODES
+from labkit.servers.appserver.payara_server import PayaraServer
+from labkit.servers.registry import all_targets
 
 MODES = sorted(PAYARA_MODES)
 QUIET = dict(log=lambda message: None)

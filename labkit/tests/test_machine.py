@@ -1,11 +1,12 @@
-"""One collector of machine facts (labkit/machine.py), seen by bench, micro and memory under the field
+"""One collector of machine facts (labkit/ground/machine.py), seen by bench, micro and memory under the field
 names their reports and committed results read."""
 import os
 
 import pytest
 
-from labkit import machine, memory
-from labkit.bench import env
+from labkit.ground import machine
+from labkit.memory import runner as memory
+from labkit.measure import env
 from labkit.micro import common
 
 CPU_ID = {"vendor": "GenuineTest", "family": "6", "model": "85"}

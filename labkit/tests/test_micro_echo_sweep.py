@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from labkit.cli import main
-from labkit.errors import UsageError
-from labkit.jdk import find_java_home
+from labkit.ground.errors import UsageError
+from labkit.ground.jdk import find_java_home
 from labkit.micro import common, echo
 
 TEST_PORTS = range(18370, 18400)

@@ -4,7 +4,8 @@ import os
 import pytest
 
 from labkit.cli import main
-from labkit.micro import jmh, proc, report, tables
+from labkit.micro import jmh, report, tables
+from labkit.ground import proc
 
 
 def jmh_record(benchmark, mode, score, error, unit, params, secondary=None):

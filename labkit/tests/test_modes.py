@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from labkit import ROOT, modes
+from labkit import ROOT
+from labkit.servers import modes
 from labkit.bench.config import DEFAULT_MODES
-from labkit.errors import LabError, UsageError
-from labkit.modes import PAYARA_MODES, find_mode, payara_mode, settings
-from labkit.targets import all_targets
+from labkit.ground.errors import LabError, UsageError
+from labkit.servers.modes import PAYARA_MODES, find_mode, payara_mode, settings
+from labkit.servers.registry import all_targets
 
 POOL = "configs.config.server-config.thread-pools.thread-pool.http-thread-pool."
 SHARED = {
@@ -43,7 +44,7 @@ BEFORE = {
                         f"{POOL}idle-thread-timeout-seconds=60", f"{POOL}max-thread-pool-size=10000"],
 }
 SHARED_BEFORE = [f"{name}={value}" for name, value in SHARED.items()]
-# name: (description, virtual, max_concurrent), as labkit/modes.py used to list them by hand.
+# name: (description, virtual, max_concurrent), as labkit/servers/modes.py used to list them by hand.
 FACTS_BEFORE = {
     "platform-4000": ("Grizzly pool of up to 4000 platform threads", False, 4000),
     "platform-10000": ("Grizzly pool of up to 10000 platform threads", False, 10000),
@@ -174,10 +175,10 @@ def test_a_broken_mode_folder_is_a_clear_error_naming_the_file(tmp_path, files, 
     assert "pre-boot-commands.asadmin" in str(refused.value)
 
 
-# ---- python3 -m labkit.modes: what Maven and the Docker images run -------------------------------
+# ---- python3 -m labkit.servers.modes: what Maven and the Docker images run -------------------------------
 
 def run_modes(*arguments, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "labkit.modes", *arguments], cwd=cwd, text=True,
+    return subprocess.run([sys.executable, "-m", "labkit.servers.modes", *arguments], cwd=cwd, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
 
 
@@ -197,7 +198,7 @@ def test_render_out_writes_a_file_per_mode_as_arquillian_and_the_images_read_the
 def test_render_refuses_a_bad_name_with_the_usage_line_and_writes_nothing(tmp_path):
     result = run_modes("render", "--out", str(tmp_path / "rendered"), "virtual", "platform-0")
     assert result.returncode == 2
-    assert result.stderr.startswith("usage: python3 -m labkit.modes")
+    assert result.stderr.startswith("usage: python3 -m labkit.servers.modes")
     assert "mode platform-0: platform-N (N from 2 to 10000)" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "rendered").exists(), "no file is written when one name is bad"
@@ -212,11 +213,16 @@ def test_list_shows_each_standard_modes_facts_and_the_templates():
     assert "platform-N (N from 2 to 10000)" in result.stdout
 
 
-def test_the_renderer_needs_only_its_own_three_files_as_the_docker_stage_copies_them(tmp_path):
-    # The images' render stage (docker/*/Dockerfile) copies exactly these, without the lab's venv.
-    (tmp_path / "labkit").mkdir()
-    for name in ("__init__.py", "errors.py", "modes.py"):
-        (tmp_path / "labkit" / name).write_text((ROOT / "labkit" / name).read_text())
+def test_the_renderer_needs_only_the_files_the_docker_stage_copies(tmp_path):
+    # The images' render stage (docker/*/Dockerfile) copies exactly its labkit/ files, without the lab's venv.
+    for kind in ("micro", "server", "glassfish"):
+        dockerfile = ROOT / "docker" / kind / "Dockerfile"
+        copies = re.findall(r"^COPY ((?:labkit/\S+ )+)/lab/(\S+)$", dockerfile.read_text(), re.M)
+        assert len(copies) == 3, dockerfile
+        for sources, folder in copies:
+            for source in sources.split():
+                (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+                (tmp_path / folder / Path(source).name).write_text((ROOT / source).read_text())
     write_config(tmp_path / "domain-config", {
         path.relative_to(ROOT / "domain-config").as_posix(): path.read_text()
         for path in (ROOT / "domain-config").rglob("*.asadmin")})
@@ -269,11 +275,11 @@ def _failsafe_modes(pom, mode_property):
 
 
 def _rendered_by_maven(pom):
-    """The modes the pom's render-modes execution renders (python3 -m labkit.modes render --out DIR ...)."""
+    """The modes the pom's render-modes execution renders (python3 -m labkit.servers.modes render --out DIR ...)."""
     execution = next(e for e in _plugin(pom, "exec-maven-plugin").findall("m:executions/m:execution", POM_NS)
                      if e.findtext("m:id", namespaces=POM_NS) == "render-modes")
     arguments = [a.text for a in execution.findall("m:configuration/m:arguments/m:argument", POM_NS)]
-    assert arguments[:5] == ["-m", "labkit.modes", "render", "--out", "${domain.config.dir}"]
+    assert arguments[:5] == ["-m", "labkit.servers.modes", "render", "--out", "${domain.config.dir}"]
     return arguments[5:]
 
 

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from labkit.bench.drivers import DRIVERS, LoadSpec, ensure_tools
-from labkit.targets import all_targets
+from labkit.load.tools import DRIVERS, LoadSpec, ensure_tools
+from labkit.servers.registry import all_targets
 
 pytestmark = pytest.mark.server  # starts the jdk-virtual baseline JVM
 

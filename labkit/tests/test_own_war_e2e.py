@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from labkit import ROOT
-from labkit.build import pom_property
-from labkit.jdk import find_java_home
+from labkit.ground.build import pom_property
+from labkit.ground.jdk import find_java_home
 from labkit.tests.test_bench_e2e import alive
 
 pytestmark = pytest.mark.server

@@ -1,8 +1,14 @@
 """How ./lab builds a Payara Micro command: the lab's JVM defaults (domain-config/jvm.options)."""
 from pathlib import Path
 
-from labkit.modes import payara_mode
-from labkit.payara import HEAP_SIZING, JVM_DEFAULTS_FILE, PayaraMicro, lab_jvm_options, with_lab_defaults
+from labkit.servers.modes import payara_mode
+from labkit.servers.payara_micro import (
+    HEAP_SIZING,
+    JVM_DEFAULTS_FILE,
+    PayaraMicro,
+    lab_jvm_options,
+    with_lab_defaults,
+)
 
 
 def test_options_file_keeps_one_option_a_line_and_drops_comments(tmp_path):

@@ -17,9 +17,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from labkit import ROOT
-from labkit.build import ensure_built
-from labkit.modes import payara_mode
-from labkit.payara_server import PayaraServer
+from labkit.ground.build import ensure_built
+from labkit.servers.modes import payara_mode
+from labkit.servers.appserver.payara_server import PayaraServer
 
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")

@@ -11,13 +11,13 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from labkit.appserver.asadmin import AdminPasswordRefused
-from labkit.appserver.server import leftover_servers
-from labkit.build import ensure_built
-from labkit.errors import LabError
-from labkit.modes import payara_mode
-from labkit.payara_server import PayaraServer
-from labkit.process import ensure_port_free, terminate
+from labkit.servers.appserver.asadmin import AdminPasswordRefused
+from labkit.servers.appserver.server import leftover_servers
+from labkit.ground.build import ensure_built
+from labkit.ground.errors import LabError
+from labkit.servers.modes import payara_mode
+from labkit.servers.appserver.payara_server import PayaraServer
+from labkit.ground.process import ensure_port_free, terminate
 
 pytestmark = [
     pytest.mark.server,
@@ -103,7 +103,7 @@ def test_a_domain_left_running_by_a_killed_lab_is_stopped_by_the_next_run():
     import time
 
     from labkit import ROOT
-    from labkit import payara_server as ps
+    from labkit.servers.appserver import payara_server as ps
 
     port = 19285
     ensure_built(log=lambda message: None)

@@ -9,16 +9,16 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from labkit import ROOT
-from labkit import payara_server as ps
-from labkit.appserver.commands import jvm_option_argument, preboot_commands, server_command
-from labkit.appserver.domain import PortLayout
-from labkit.appserver.passwords import generate_password, read_password_file
-from labkit.appserver.server import leftover_servers
-from labkit.errors import LabError, UsageError
-from labkit import modes
-from labkit.modes import PAYARA_MODES, payara_mode
-from labkit.process import gone
-from labkit.targets import all_targets
+from labkit.servers.appserver import payara_server as ps
+from labkit.servers.appserver.commands import jvm_option_argument, preboot_commands, server_command
+from labkit.servers.appserver.domain import PortLayout
+from labkit.servers.appserver.passwords import generate_password, read_password_file
+from labkit.servers.appserver.server import leftover_servers
+from labkit.ground.errors import LabError, UsageError
+from labkit.servers import modes
+from labkit.servers.modes import PAYARA_MODES, payara_mode
+from labkit.ground.process import gone
+from labkit.servers.registry import all_targets
 
 MODES = sorted(PAYARA_MODES)
 

@@ -1,4 +1,4 @@
-"""--request / --requests FILE (labkit/requests_mix.py): parsing and its errors, how each load tool
+"""--request / --requests FILE (labkit/load/requests_mix.py): parsing and its errors, how each load tool
 is told to send the requests (vegeta targets, wrk Lua, bombardier and ab options), and the check
 that every request answers 2xx before the load (against a small local HTTP server)."""
 import http.server
@@ -9,10 +9,16 @@ import threading
 import pytest
 
 from labkit import ROOT
-from labkit.drivers import DRIVERS, LoadSpec
-from labkit.errors import LabError, UsageError
-from labkit.requests_mix import (Request, RequestMix, check_answers, load_requests_file, parse_requests,
-                                 request_argument)
+from labkit.load.drivers import DRIVERS, LoadSpec
+from labkit.ground.errors import LabError, UsageError
+from labkit.load.requests_mix import (
+    Request,
+    RequestMix,
+    check_answers,
+    load_requests_file,
+    parse_requests,
+    request_argument,
+)
 
 MIX_YAML = """\
 - path: /shop/catalog?page=1

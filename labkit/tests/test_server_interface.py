@@ -1,5 +1,5 @@
 """Every kind of server the lab starts has the one interface that ./lab run, bench, capacity and soak
-use (labkit/server.py): checked on servers that are built but not started."""
+use (labkit/servers/interface.py): checked on servers that are built but not started."""
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from labkit import ROOT, cargotracker
-from labkit.baselines import BASELINES, BaselineServer
-from labkit.glassfish import GlassFish, GlassFishDistribution
-from labkit.modes import payara_mode
-from labkit.payara import PayaraMicro
-from labkit.payara_server import Distribution as PayaraServerDistribution, PayaraServer
-from labkit.server import LabServer, ServerHandle
+from labkit import ROOT
+from labkit.apps import cargotracker
+from labkit.servers.baselines import BASELINES, BaselineServer
+from labkit.servers.appserver.glassfish import GlassFish, GlassFishDistribution
+from labkit.servers.modes import payara_mode
+from labkit.servers.payara_micro import PayaraMicro
+from labkit.servers.appserver.payara_server import Distribution as PayaraServerDistribution, PayaraServer
+from labkit.servers.interface import LabServer, ServerHandle
 
 PORT = 19510  # never bound here: no server is started
 NO_JDK = Path("/no-such-jdk")

@@ -10,12 +10,13 @@ import time
 
 import pytest
 
-from labkit import ROOT, soak
-from labkit.bench.drivers import ensure_tools
-from labkit.bench.sampler import ProcessReading, Sample, write_samples_csv
-from labkit.errors import UsageError
-from labkit.process import spawn, stop
-from labkit.targets import Target
+from labkit import ROOT
+from labkit.soak import runner as soak
+from labkit.load.tools import ensure_tools
+from labkit.measure.sampler import ProcessReading, Sample, write_samples_csv
+from labkit.ground.errors import UsageError
+from labkit.ground.process import spawn, stop
+from labkit.servers.registry import Target
 
 
 def test_back_near_idle_is_the_start_of_the_last_stretch_at_or_below_the_limit():

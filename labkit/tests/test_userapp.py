@@ -1,4 +1,4 @@
-"""--war FILE[:/ROOT] (labkit/userapp.py): what is accepted, what is refused with a usage line and
+"""--war FILE[:/ROOT] (labkit/servers/userapp.py): what is accepted, what is refused with a usage line and
 exit 2 before any server starts, how each server kind is told to deploy it, and the proof of the
 mode from the probe WAR's counters. No server is started here."""
 import argparse
@@ -9,10 +9,18 @@ import zipfile
 import pytest
 
 from labkit import ROOT
-from labkit.errors import UsageError
-from labkit.modes import payara_mode
-from labkit.userapp import (PROBE_ROOT, UserWar, check_wars, deployment_failure, micro_failure_message,
-                            missing_feature, mode_proof, war_argument)
+from labkit.ground.errors import UsageError
+from labkit.servers.modes import payara_mode
+from labkit.servers.userapp import (
+    PROBE_ROOT,
+    UserWar,
+    check_wars,
+    deployment_failure,
+    micro_failure_message,
+    missing_feature,
+    mode_proof,
+    war_argument,
+)
 
 
 def make_war(path, entries=("WEB-INF/web.xml", "index.html")):
@@ -95,7 +103,7 @@ def test_bench_with_a_war_needs_requests_and_targets_that_deploy_it(tmp_path):
 
 
 def test_payara_micro_deploys_the_wars_first_and_the_probe_last(tmp_path):
-    from labkit.payara import PayaraMicro
+    from labkit.servers.payara_micro import PayaraMicro
     war = war_argument(f"{make_war(tmp_path / 'shop.war')}:/shop")
     server = PayaraMicro(payara_mode("virtual"), port=19601, apps=[war])
     command = server.command()
@@ -107,7 +115,7 @@ def test_payara_micro_deploys_the_wars_first_and_the_probe_last(tmp_path):
 
 
 def test_a_full_server_undeploys_what_is_not_wanted_and_deploys_the_probe_beside_the_war(tmp_path, monkeypatch):
-    from labkit.payara_server import PayaraServer
+    from labkit.servers.appserver.payara_server import PayaraServer
     war = war_argument(f"{make_war(tmp_path / 'shop.war')}:/")
     server = PayaraServer(payara_mode("virtual"), port=19610, apps=[war], log=lambda m: None)
     # An earlier run left the lab's own WAR at "/": it must go before the user's takes "/".

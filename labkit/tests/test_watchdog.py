@@ -11,18 +11,18 @@ from types import SimpleNamespace
 
 import pytest
 
-from labkit.bench.command import outcome
+from labkit.commands.bench import outcome
 from labkit.bench.config import BenchConfig
-from labkit.bench.drivers import DRIVERS
+from labkit.load.tools import DRIVERS
 from labkit.bench.report import write_report
-from labkit.bench.results import FLAG_MEANINGS, flags
+from labkit.measure.results import FLAG_MEANINGS, flags
 from labkit.bench.runner import start_server, stall_failure
-from labkit.bench.scenarios import scenario
-from labkit.bench.threaddump import code_frame, find_deadlock, method, summarize, summary_lines
-from labkit.bench.watchdog import Watchdog, stall_after_s
-from labkit.carriers import carrier_options
-from labkit.errors import UsageError
-from labkit.foreground import serve
+from labkit.load.scenarios import scenario
+from labkit.measure.threaddump import code_frame, find_deadlock, method, summarize, summary_lines
+from labkit.measure.watchdog import Watchdog, stall_after_s
+from labkit.servers.carriers import carrier_options
+from labkit.ground.errors import UsageError
+from labkit.measure.foreground import serve
 from labkit.tests.test_bench_units import ENV, TARGETS, args as bench_args, build
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "threaddump-carrier-starvation.json"

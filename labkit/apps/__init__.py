@@ -1,0 +1,1 @@
+"""Applications beyond the lab's own WAR that the lab deploys and loads (CargoTracker)."""

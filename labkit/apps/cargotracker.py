@@ -1,0 +1,145 @@
+"""CargoTracker (cargotracker/, the Faces shipping app) in the lab: its WAR on Payara Micro for
+`./lab run MODE --app cargotracker` (or on GlassFish with --server glassfish), one bench target per thread mode, and two bench scenarios.
+
+The bench pages are plain GETs of stateless Faces views: they carry no jakarta.faces.ViewState and
+open no HTTP session, so a load tool can request them as they are. The operator pages (the
+dashboard) need the login: the load tool sends it as HTTP Basic, from the admin password file every
+CargoTracker server of the lab uses (the application creates it at its first start). (A POST, e.g. assigning a route,
+would first GET its page and send back the jakarta.faces.ViewState hidden field and the session
+cookie of that GET; no bench scenario needs one.)
+"""
+import base64
+
+from labkit import ROOT
+from labkit.ground.arguments import port_number
+from labkit.load.scenarios import Scenario, register as register_scenario
+from labkit.ground.build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, ensure_built, mvn, pom_property
+from labkit.ground.errors import LabError, UsageError
+from labkit.measure.foreground import serve
+from labkit.servers.modes import payara_mode
+from labkit.servers.payara_micro import PayaraMicro
+from labkit.ground.process import ensure_port_free
+from labkit.servers.registry import Target, register_mode_targets
+
+WAR = ROOT / "cargotracker" / "target" / "cargotracker.war"
+ARTIFACTS = (WAR, VIRTUAL_POOL_JAR, PAYARA_MICRO_JAR)
+# ./lab run keeps its database here across restarts; bench servers start from fresh sample data
+# (the default folder is inside the run folder, which each start wipes).
+DATA_DIR = ROOT / ".lab" / "cargotracker-data"
+BENCH_DATA_DIR = "./cargotracker-data"
+H2_DIR = ROOT / ".lab" / "h2"
+# The operator's password (user admin): created by the application at its first start, if missing.
+ADMIN_PASSWORD_FILE = ROOT / ".lab" / "cargotracker-admin-password"
+ADMIN_USER = "admin"
+TARGET_PREFIX = "cargotracker-"
+# On board a ship, with an itinerary and a handling history: the richest tracking page.
+SAMPLE_CARGO = "LOOM0004"
+BENCH_TARGETS = (TARGET_PREFIX + "platform-10000", TARGET_PREFIX + "virtual")
+
+
+def data_options(keep_data):
+    """The JVM options every CargoTracker server needs. The data-source URL in web.xml names the
+    system property cargotracker.data.dir, which has no default, so it is always set: the lab's
+    folder for ./lab run, else a folder in the server's working directory (Payara Micro's run
+    folder, which each start wipes)."""
+    return [f"-Dcargotracker.admin.password.file={ADMIN_PASSWORD_FILE}",
+            f"-Dcargotracker.data.dir={DATA_DIR if keep_data else BENCH_DATA_DIR}"]
+
+
+def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, jvm_defaults=True):
+    options = list(jvm_options) + data_options(keep_data)
+    return PayaraMicro(mode, port=port, host=host, war=WAR, jvm_options=options, jvm_defaults=jvm_defaults)
+
+
+def h2_jar(log=print):
+    """H2 (root pom <h2.version>) from Maven Central, once, into .lab/h2/: GlassFish ships Derby only."""
+    version = pom_property("h2.version")
+    jar = H2_DIR / f"h2-{version}.jar"
+    if not jar.is_file():
+        log(f"downloading H2 {version} (com.h2database:h2, once) into {H2_DIR}")
+        mvn(["-N", "dependency:copy", f"-Dartifact=com.h2database:h2:{version}", f"-DoutputDirectory={H2_DIR}"])
+        if not jar.is_file():
+            raise LabError(f"Maven did not leave {jar}: is com.h2database:h2:{version} on Maven Central?")
+    return jar
+
+
+def glassfish(mode, port, host="127.0.0.1", jvm_options=(), admin_password_file=None, console_host="127.0.0.1"):
+    """CargoTracker on GlassFish, its data kept across runs, with H2 in the domain's lib/ (the
+    data source of web.xml is created by the server, so its driver must be on the server's class path)."""
+    from labkit.servers.appserver.glassfish import GlassFish
+    return GlassFish(mode, port=port, host=host, war=WAR, jvm_options=list(jvm_options) + data_options(True),
+                     admin_password_file=admin_password_file, console_host=console_host, domain_libs=(h2_jar(),))
+
+
+def run(args):
+    """`./lab run MODE --app cargotracker`: in the foreground until Ctrl-C."""
+    kind = args.server
+    if kind not in ("payara-micro", "glassfish"):
+        raise UsageError("--app cargotracker runs on Payara Micro and GlassFish only; leave out --server "
+                         "or use --server glassfish")
+    mode = payara_mode(args.mode)
+    port = port_number(args.port)
+    if kind == "glassfish":
+        server = glassfish(mode, port, args.host, args.jvm_opt, args.admin_password_file, args.console_host)
+        server._check_ports()  # before a build or a download, so a busy port fails fast
+        product = server.PRODUCT
+    else:
+        ensure_port_free(port, args.host)
+        server = payara_micro(mode, port, args.host, args.jvm_opt, keep_data=True, jvm_defaults=args.jvm_defaults)
+        product = "Payara Micro"
+    ensure_built(ARTIFACTS, rebuild=args.rebuild)
+    print(f"mode {mode.name} on {product}: {mode.description}")
+    if kind == "payara-micro":
+        print("command:", server.printable_command(), flush=True)
+    print(f"log: {server.log_path}\ndata: {DATA_DIR}", flush=True)
+    with server:
+        info = server.info()
+        print(f"ready: {server.base_url}/  tracking: {server.base_url}/track.xhtml?trackingId={SAMPLE_CARGO}  "
+              f"(pid {info['pid']}, Java {info['java']['version']}, request thread: {info['request']['thread']}, "
+              f"virtual={info['request']['virtual']})")
+        print(f"operator pages (booking desk, booking, event logger) and API writes: user {ADMIN_USER}, "
+              f"password: {ADMIN_PASSWORD_FILE}  (tracking is public)")
+        if kind == "glassfish":
+            print(f"admin console: {server.console_url}  (user admin, password: "
+                  f"{args.admin_password_file or server.domain.password_file})")
+        return serve(server, product)
+
+
+def admin_authorization(password_file=ADMIN_PASSWORD_FILE):
+    """The operator's login as an HTTP Basic header, from the password file's first line."""
+    try:
+        password = password_file.read_text().splitlines()[0].strip()
+    except (OSError, IndexError):
+        raise LabError(f"no CargoTracker admin password in {password_file}: the application writes it at its "
+                       f"first start; is a CargoTracker server of the lab running?") from None
+    token = base64.b64encode(f"{ADMIN_USER}:{password}".encode()).decode()
+    return f"Authorization: Basic {token}"
+
+
+def _starter(mode):
+    def start(port, jvm_options=(), jvm_defaults=True):
+        ensure_built(ARTIFACTS)
+        return payara_micro(mode, port, jvm_options=jvm_options, jvm_defaults=jvm_defaults).start()
+    return start
+
+
+register_mode_targets(TARGET_PREFIX, lambda mode: Target(
+    TARGET_PREFIX + mode.name, "CargoTracker on Payara Micro: " + mode.description, mode.max_concurrent,
+    _starter(mode), virtual=mode.virtual))
+
+register_scenario(Scenario(
+    name="cargotracker-track",
+    description=f"GET /track.xhtml?trackingId={SAMPLE_CARGO}: the public tracking page (Faces, JPA reads, no view state)",
+    path=lambda config, level: f"/track.xhtml?trackingId={SAMPLE_CARGO}",
+    service_time_s=lambda config, level: None,  # CPU and database work: no fixed service time to compare with
+    targets=BENCH_TARGETS,
+))
+
+register_scenario(Scenario(
+    name="cargotracker-dashboard",
+    description="GET /admin/dashboard.xhtml: the booking desk's three cargo lists (Faces, JPA reads, no view state)",
+    path=lambda config, level: "/admin/dashboard.xhtml",
+    service_time_s=lambda config, level: None,
+    targets=BENCH_TARGETS,
+    headers=lambda config: (admin_authorization(),),  # an operator page: logged in with HTTP Basic
+))

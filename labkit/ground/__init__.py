@@ -1,0 +1,1 @@
+"""The ground layer: processes, /proc, the machine, the JDK, builds, errors, arguments."""

@@ -1,0 +1,48 @@
+"""Builds what is missing with Maven, using the JDK 21+ that jdk.py finds."""
+import subprocess
+import xml.etree.ElementTree as ET
+
+from labkit import ROOT
+from labkit.ground.errors import LabError
+from labkit.ground.jdk import find_java_home, java_env
+
+WAR = ROOT / "app" / "target" / "loomlab.war"
+VIRTUAL_POOL_JAR = ROOT / "virtual-pool" / "target" / "virtual-pool.jar"
+# Copied by the root pom at validate, from Maven Central (fish.payara.extras:payara-micro).
+PAYARA_MICRO_JAR = ROOT / "target" / "payara-micro.jar"
+
+
+def mvn(args, java_home=None, quiet=True):
+    """Runs Maven at the project root; raises LabError with its tail on failure."""
+    java_home = java_home or find_java_home()
+    command = ["mvn", "-B"] + (["-q"] if quiet else []) + list(args)
+    try:
+        result = subprocess.run(command, cwd=ROOT, env=java_env(java_home), text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except FileNotFoundError:
+        raise LabError("Maven (mvn) is not installed: apt-get install maven") from None
+    if result.returncode != 0:
+        tail = "\n".join(result.stdout.splitlines()[-30:])
+        raise LabError(f"build failed: {' '.join(command)}\n{tail}")
+    return result.stdout
+
+
+def ensure_built(artifacts=(WAR, VIRTUAL_POOL_JAR, PAYARA_MICRO_JAR), rebuild=False, log=print):
+    """Packages the project (tests skipped) when an artifact is missing or a rebuild is asked for."""
+    missing = [a for a in artifacts if not a.exists()]
+    if missing or rebuild:
+        why = "rebuild requested" if rebuild else "missing " + ", ".join(str(m.relative_to(ROOT)) for m in missing)
+        log(f"building ({why}): mvn package -DskipTests")
+        mvn(["package", "-DskipTests"])
+    still_missing = [a for a in artifacts if not a.exists()]
+    if still_missing:
+        raise LabError("the build did not produce " + ", ".join(str(m) for m in still_missing))
+
+
+def pom_property(name):
+    """A <properties> value of the root pom: versions are kept there once, for Maven and the lab."""
+    pom = ET.parse(ROOT / "pom.xml").getroot()
+    value = pom.findtext(f"m:properties/m:{name}", namespaces={"m": "http://maven.apache.org/POM/4.0.0"})
+    if not value:
+        raise LabError(f"pom.xml has no <{name}> property")
+    return value.strip()

@@ -1,0 +1,1 @@
+"""Measurement: a server session, sampling, watchdog, JFR, thread dumps, results."""

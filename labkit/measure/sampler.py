@@ -1,0 +1,258 @@
+"""Samples the server, the load driver and the whole machine from /proc during a measured window.
+
+Per process: CPU time (user+sys, /proc/PID/stat), resident memory now and at its peak (VmRSS,
+VmHWM), OS threads (Threads; virtual threads are not OS threads and do not show here), and the
+bytes it has read (rchar, /proc/PID/io: the driver's reads give a live request rate). Machine:
+busy, stolen and total CPU time from /proc/stat (labkit/ground/machine.py), so a point can say how much CPU
+*other* processes took, and how much the hypervisor took from the machine and from the CPUs the
+server may run on (steal: the server had work, the CPU ran another guest).
+"""
+import csv
+import gzip
+import os
+import threading
+import time
+from dataclasses import dataclass
+
+from labkit.ground.machine import cpus_times, process_cpus, read_cpu_times
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+CPU_COUNT = os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class ProcessReading:
+    cpu_s: float        # user + system, since the process started
+    rss_kb: int
+    hwm_kb: int
+    threads: int
+    read_bytes: int | None
+
+
+def read_process(pid):
+    """The process's counters now, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+        with open(f"/proc/{pid}/status") as f:
+            status = f.read()
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        return None
+    # Fields after the command name (which may hold spaces) start at ')'; utime and stime are fields 14, 15.
+    fields = stat[stat.rindex(")") + 2:].split()
+    cpu_ticks = int(fields[11]) + int(fields[12])
+    values = {}
+    for line in status.splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM", "Threads"):
+            values[key] = int(value.split()[0])
+    return ProcessReading(cpu_s=cpu_ticks / CLOCK_TICKS, rss_kb=values.get("VmRSS", 0),
+                          hwm_kb=values.get("VmHWM", 0), threads=values.get("Threads", 0),
+                          read_bytes=_read_bytes(pid))
+
+
+def process_running(pid):
+    """True while the process exists and has not exited (a zombie has exited)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def _read_bytes(pid):
+    try:
+        with open(f"/proc/{pid}/io") as f:
+            for line in f:
+                if line.startswith("rchar:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+@dataclass(frozen=True)
+class Sample:
+    t: float                       # seconds since the sampler started
+    server: ProcessReading | None
+    driver: ProcessReading | None
+    machine_busy_s: float
+    machine_total_s: float
+    # None in samples written before steal was read (their CSV has no such columns).
+    machine_steal_s: float | None = None
+    server_cpus_steal_s: float | None = None  # the CPUs the server may run on, together
+    server_cpus_total_s: float | None = None
+
+
+class WindowSampler:
+    """Samples every `interval` seconds on a background thread between start() and stop()."""
+
+    def __init__(self, server_pid, interval=0.5):
+        self.server_pid = server_pid
+        self.driver_pid = None
+        self.interval = interval
+        self.samples = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = None
+        self._t0 = None
+        self.started_epoch = None
+        self.server_cpus = process_cpus(server_pid)
+
+    def start(self):
+        self._t0 = time.monotonic()
+        self.started_epoch = time.time()
+        self._take()
+        self._thread = threading.Thread(target=self._loop, name="bench-sampler", daemon=True)
+        self._thread.start()
+        return self
+
+    def seconds_since_start(self, epoch):
+        """An epoch time on the samples' clock (Sample.t)."""
+        return epoch - self.started_epoch
+
+    def attach_driver(self, pid):
+        self.driver_pid = pid
+
+    def stop(self):
+        """Stops sampling after one last sample; returns the samples."""
+        self._stop.set()
+        if self._thread:
+            self._thread.join()
+        self._take()
+        return self.samples
+
+    def _loop(self):
+        while not self._stop.wait(self.interval):
+            self._take()
+
+    def _take(self):
+        table = read_cpu_times()
+        machine, server_cpus = table["cpu"], cpus_times(table, self.server_cpus)
+        sample = Sample(t=time.monotonic() - self._t0, server=read_process(self.server_pid),
+                        driver=read_process(self.driver_pid) if self.driver_pid else None,
+                        machine_busy_s=machine.busy_s, machine_total_s=machine.total_s,
+                        machine_steal_s=machine.steal_s,
+                        server_cpus_steal_s=server_cpus.steal_s if server_cpus else None,
+                        server_cpus_total_s=server_cpus.total_s if server_cpus else None)
+        with self._lock:
+            self.samples.append(sample)
+
+    def driver_read_rate(self, span_s=2.0):
+        """Bytes per second the driver read over the last `span_s`, or None."""
+        with self._lock:
+            readings = [(s.t, s.driver.read_bytes) for s in self.samples if s.driver and s.driver.read_bytes is not None]
+        if len(readings) < 2:
+            return None
+        last_t, last_bytes = readings[-1]
+        first_t, first_bytes = next(((t, b) for t, b in readings if t >= last_t - span_s), readings[0])
+        if last_t - first_t <= 0:
+            return None
+        return (last_bytes - first_bytes) / (last_t - first_t)
+
+
+def summarize(samples, driver_cpu_s=None):
+    """The window's figures from its samples. `driver_cpu_s` (from the driver's rusage, exact even
+    for its last moments) replaces the sampled driver CPU when given."""
+    if len(samples) < 2:
+        return None
+    first, last = samples[0], samples[-1]
+    elapsed = last.t - first.t
+    servers = [s.server for s in samples if s.server]
+    drivers = [s.driver for s in samples if s.driver]
+    summary = {"elapsed_s": round(elapsed, 3), "samples": len(samples)}
+    if servers:
+        cpu = servers[-1].cpu_s - servers[0].cpu_s
+        summary["server"] = {
+            "cpu_s": round(cpu, 3),
+            "cpu_cores": round(cpu / elapsed, 3) if elapsed > 0 else None,
+            "rss_avg_mb": round(sum(r.rss_kb for r in servers) / len(servers) / 1024, 1),
+            "rss_peak_mb": round(max(r.rss_kb for r in servers) / 1024, 1),
+            "vm_hwm_mb": round(servers[-1].hwm_kb / 1024, 1),
+            "threads_avg": round(sum(r.threads for r in servers) / len(servers), 1),
+            "threads_max": max(r.threads for r in servers),
+        }
+    if driver_cpu_s is None and len(drivers) >= 2:
+        driver_cpu_s = drivers[-1].cpu_s - drivers[0].cpu_s
+    if driver_cpu_s is not None:
+        summary["driver"] = {
+            "cpu_s": round(driver_cpu_s, 3),
+            "cpu_cores": round(driver_cpu_s / elapsed, 3) if elapsed > 0 else None,
+            "rss_peak_mb": round(max(r.rss_kb for r in drivers) / 1024, 1) if drivers else None,
+        }
+    total = last.machine_total_s - first.machine_total_s
+    if total > 0:
+        busy_cores = (last.machine_busy_s - first.machine_busy_s) / total * CPU_COUNT
+        ours = summary.get("server", {}).get("cpu_cores") or 0
+        ours += summary.get("driver", {}).get("cpu_cores") or 0
+        summary["machine"] = {
+            "cpus": CPU_COUNT,
+            "busy_cores": round(busy_cores, 3),
+            # What neither the server nor the driver used: other programs, the kernel, this harness.
+            "other_cores": round(max(busy_cores - ours, 0.0), 3),
+        }
+        if first.machine_steal_s is not None and last.machine_steal_s is not None:
+            stolen = (last.machine_steal_s - first.machine_steal_s) / total * CPU_COUNT
+            summary["machine"]["steal_cores"] = round(stolen, 3)
+        server_total = _delta(first.server_cpus_total_s, last.server_cpus_total_s)
+        if server_total:
+            stolen = _delta(first.server_cpus_steal_s, last.server_cpus_steal_s)
+            summary["machine"]["server_cpus_steal_share"] = round(stolen / server_total, 3)
+    return summary
+
+
+def _delta(first, last):
+    return last - first if first is not None and last is not None else None
+
+
+def summarize_window(samples, start_t, end_t):
+    """The figures of the samples taken in [start_t, end_t] (Sample.t seconds) only: a window inside
+    a longer run, its warm-up and drain left out. The driver's CPU is the sampled one, as its rusage
+    covers the whole run."""
+    inside = [s for s in samples if start_t <= s.t <= end_t]
+    summary = summarize(inside)
+    if summary is not None:
+        summary["window_t_s"] = [round(start_t, 3), round(end_t, 3)]
+    return summary
+
+
+def read_samples_csv(path):
+    """The samples write_samples_csv wrote: a results folder's raw/ data read back for a rebuild."""
+    def reading(row, who):
+        if not row[f"{who}_cpu_s"]:
+            return None
+        read_bytes = row.get(f"{who}_read_bytes")
+        return ProcessReading(cpu_s=float(row[f"{who}_cpu_s"]), rss_kb=int(row[f"{who}_rss_kb"]),
+                              hwm_kb=int(row.get(f"{who}_hwm_kb") or row[f"{who}_rss_kb"]),
+                              threads=int(row.get(f"{who}_threads") or 0),
+                              read_bytes=int(read_bytes) if read_bytes else None)
+    def optional(row, column):
+        return float(row[column]) if row.get(column) else None
+
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", newline="") as f:
+        return [Sample(t=float(row["t_s"]), server=reading(row, "server"), driver=reading(row, "driver"),
+                       machine_busy_s=float(row["machine_busy_s"]), machine_total_s=float(row["machine_total_s"]),
+                       machine_steal_s=optional(row, "machine_steal_s"),
+                       server_cpus_steal_s=optional(row, "server_cpus_steal_s"),
+                       server_cpus_total_s=optional(row, "server_cpus_total_s"))
+                for row in csv.DictReader(f)]
+
+
+def write_samples_csv(path, samples):
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["t_s", "server_cpu_s", "server_rss_kb", "server_hwm_kb", "server_threads",
+                         "driver_cpu_s", "driver_rss_kb", "driver_read_bytes", "machine_busy_s", "machine_total_s",
+                         "machine_steal_s", "server_cpus_steal_s", "server_cpus_total_s"])
+        for s in samples:
+            server, driver = s.server, s.driver
+            writer.writerow([f"{s.t:.3f}",
+                             f"{server.cpu_s:.2f}" if server else "", server.rss_kb if server else "",
+                             server.hwm_kb if server else "", server.threads if server else "",
+                             f"{driver.cpu_s:.2f}" if driver else "", driver.rss_kb if driver else "",
+                             driver.read_bytes if driver and driver.read_bytes is not None else "",
+                             f"{s.machine_busy_s:.2f}", f"{s.machine_total_s:.2f}",
+                             *("" if v is None else f"{v:.2f}"
+                               for v in (s.machine_steal_s, s.server_cpus_steal_s, s.server_cpus_total_s))])

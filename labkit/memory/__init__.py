@@ -1,0 +1,1 @@
+"""./lab memory: what a parked platform or virtual thread costs."""

@@ -1,0 +1,142 @@
+"""The plain-JDK servers, Helidon and Vert.x as bench targets, started beside the Payara modes.
+
+Each serves the WAR's /api/sleep and /api/info contract (baselines/, baselines-helidon/,
+baselines-vertx/; Vert.x also /api/fanout), so the bench treats them like any Payara mode: a
+target's start(port, jvm_options) returns a started BaselineServer, a labkit.servers.interface.ServerHandle.
+"""
+import shlex
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from labkit import ROOT
+from labkit.ground.build import mvn
+from labkit.ground.errors import LabError
+from labkit.ground.jdk import find_java_home, java_env
+from labkit.ground.process import ensure_port_free, spawn, stop, tail, wait_until
+from labkit.servers.interface import LabServer
+from labkit.servers.registry import Target, register
+
+BASELINES_JAR = ROOT / "baselines" / "target" / "baselines.jar"
+# Each jar names its libraries (lab-api; Helidon's, Vert.x's) in its manifest, in libs/ beside it.
+BASELINES_LIBS = ROOT / "baselines" / "target" / "libs"
+HELIDON_JAR = ROOT / "baselines-helidon" / "target" / "baselines-helidon.jar"
+HELIDON_LIBS = ROOT / "baselines-helidon" / "target" / "libs"
+VERTX_JAR = ROOT / "baselines-vertx" / "target" / "baselines-vertx.jar"
+VERTX_LIBS = ROOT / "baselines-vertx" / "target" / "libs"
+RUNS = ROOT / ".lab" / "runs"
+
+
+@dataclass(frozen=True)
+class Baseline:
+    name: str
+    description: str
+    jar: Path
+    # The server argument of baselines.jar (None: the jar's own main, as for Helidon).
+    server: str | None
+    # -Dthreads: pool size or concurrency limit; None when unbounded.
+    threads: int | None
+    virtual: bool
+
+
+BASELINES = {
+    b.name: b
+    for b in (
+        Baseline("jdk-thread-per-request", "JDK HttpServer: a new platform thread per request, unbounded",
+                 BASELINES_JAR, "thread-per-request", None, False),
+        Baseline("jdk-executor-10000", "JDK HttpServer: a fixed pool of 10000 platform threads",
+                 BASELINES_JAR, "executor", 10000, False),
+        Baseline("jdk-virtual", "JDK HttpServer: a new virtual thread per request, unbounded",
+                 BASELINES_JAR, "virtual", None, True),
+        Baseline("jdk-virtual-10000", "JDK HttpServer: a new virtual thread per request, at most 10000 at once",
+                 BASELINES_JAR, "virtual-bounded", 10000, True),
+        Baseline("helidon", "Helidon SE 4 WebServer: a virtual thread per connection, unbounded",
+                 HELIDON_JAR, None, None, True),
+        Baseline("vertx-virtual", "Vert.x 5: virtual-thread verticles, each blocking call on a virtual thread of its own",
+                 VERTX_JAR, "virtual", None, True),
+        # virtual=False: the request runs on an event-loop (platform) thread, but no pool bounds it.
+        Baseline("vertx-eventloop", "Vert.x 5: event-loop verticles, timers instead of blocking (the reactive baseline)",
+                 VERTX_JAR, "eventloop", None, False),
+    )
+}
+
+
+def ensure_baselines_built(rebuild=False, log=print):
+    """Builds the baseline modules (tests skipped) when a jar is missing or a rebuild is asked for."""
+    missing = [p for p in (BASELINES_JAR, BASELINES_LIBS, HELIDON_JAR, HELIDON_LIBS, VERTX_JAR, VERTX_LIBS)
+               if not p.exists()]
+    if missing or rebuild:
+        why = "rebuild requested" if rebuild else "missing " + ", ".join(str(m.relative_to(ROOT)) for m in missing)
+        log(f"building ({why}): mvn -pl baselines,baselines-helidon,baselines-vertx -am package -DskipTests")
+        mvn(["-pl", "baselines,baselines-helidon,baselines-vertx", "-am", "package", "-DskipTests"])
+    still_missing = [p for p in (BASELINES_JAR, HELIDON_JAR, VERTX_JAR) if not p.exists()]
+    if still_missing:
+        raise LabError("the build did not produce " + ", ".join(str(m) for m in still_missing))
+
+
+class BaselineServer(LabServer):
+    """One baseline server process on host:port, started as a user would with java -jar."""
+
+    def __init__(self, baseline, port, host="127.0.0.1", jvm_options=(), java_home=None, startup_timeout=60):
+        self.baseline = baseline
+        self.port = port
+        self.host = host
+        self.jvm_options = list(jvm_options)
+        self.java_home = java_home or find_java_home()
+        self.startup_timeout = startup_timeout
+        self.run_dir = RUNS / f"{baseline.name}-{port}"
+        self.log_path = self.run_dir / "server.log"
+        self.process = None
+
+    def command(self):
+        command = [str(self.java_home / "bin" / "java"), *self.jvm_options,
+                   f"-Dhost={self.host}", f"-Dport={self.port}"]
+        if self.baseline.threads is not None:
+            command.append(f"-Dthreads={self.baseline.threads}")
+        command += ["-jar", str(self.baseline.jar)]
+        if self.baseline.server:
+            command.append(self.baseline.server)
+        return command
+
+    def printable_command(self):
+        return " ".join(shlex.quote(part) for part in self.command())
+
+    def start(self):
+        ensure_port_free(self.port, self.host)
+        ensure_baselines_built()
+        shutil.rmtree(self.run_dir, ignore_errors=True)
+        self.run_dir.mkdir(parents=True)
+        self.process = spawn(self.command(), self.log_path, cwd=self.run_dir, env=java_env(self.java_home))
+        try:
+            ready = wait_until(self.is_ready, self.startup_timeout, self.process)
+        except BaseException:
+            self.stop()  # Ctrl-C while starting: stop the JVM now, not only when the lab exits
+            raise
+        if not ready:
+            exited = self.process.poll() is not None
+            self.stop()
+            why = "exited" if exited else f"was not ready within {self.startup_timeout} s"
+            raise LabError(f"{self.baseline.name} {why}; last lines of {self.log_path}:\n{tail(self.log_path)}")
+        return self
+
+    def is_ready(self):
+        # Ours, not whatever else might answer on the port: /api/info names the server.
+        try:
+            return self.info().get("server", {}).get("name") == self.baseline.name
+        except (OSError, ValueError):
+            return False
+
+    def stop(self):
+        if self.process is not None:
+            stop(self.process)
+
+
+def _starter(baseline):
+    def start(port, jvm_options=(), jvm_defaults=True):  # the Payara JVM defaults do not apply here
+        return BaselineServer(baseline, port=port, jvm_options=jvm_options).start()
+    return start
+
+
+for _baseline in BASELINES.values():
+    register(Target(_baseline.name, _baseline.description, _baseline.threads, _starter(_baseline),
+                    virtual=_baseline.virtual))

@@ -1,0 +1,126 @@
+"""Payara Micro in one thread mode, started as a user would start it."""
+import shlex
+import shutil
+import urllib.request
+
+from labkit import ROOT
+from labkit.ground.build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, WAR
+from labkit.ground.errors import LabError
+from labkit.ground.jdk import find_java_home, java_env
+from labkit.ground.process import ensure_port_free, spawn, stop, tail, wait_until
+from labkit.servers.interface import LabServer
+from labkit.servers.userapp import PROBE_ROOT, deployment_failure, info_path, micro_failure_message
+
+RUNS = ROOT / ".lab" / "runs"
+# JVM options every Payara Micro of the lab starts with, whatever its mode (why each: in the file).
+JVM_DEFAULTS_FILE = ROOT / "domain-config" / "jvm.options"
+# Lab-wide lines added after the mode's own pre-boot file.
+BIND_LOOPBACK = "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address={host}\n"
+
+
+# Options that size the heap or its young generation: one given by the caller replaces all of the
+# defaults' (a -Xmx1g after the defaults' -Xms4g would stop the JVM from starting).
+HEAP_SIZING = ("-Xms", "-Xmx", "-Xmn", "-XX:InitialHeapSize=", "-XX:MaxHeapSize=", "-XX:NewSize=", "-XX:MaxNewSize=")
+
+
+def lab_jvm_options(path=JVM_DEFAULTS_FILE):
+    """The options of domain-config/jvm.options: one a line, `#` starts a comment line."""
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def with_lab_defaults(jvm_options, defaults):
+    """The defaults, then the caller's options; the defaults' heap sizing is left out when the
+    caller sizes the heap."""
+    sizes_heap = any(option.startswith(HEAP_SIZING) for option in jvm_options)
+    kept = [option for option in defaults if not (sizes_heap and option.startswith(HEAP_SIZING))]
+    return kept + list(jvm_options)
+
+
+class PayaraMicro(LabServer):
+    """One Payara Micro process serving the lab WAR in `mode` on host:port."""
+
+    def __init__(self, mode, port=8080, host="127.0.0.1", war=WAR, jvm_options=(), java_home=None,
+                 startup_timeout=180, jvm_defaults=True, apps=()):
+        self.mode = mode
+        # Your own WARs (userapp.UserWar): deployed first, then `war` as the probe at userapp.PROBE_ROOT.
+        self.apps = tuple(apps)
+        self.info_path = info_path(self.apps)
+        self.port = port
+        self.host = host
+        self.war = war
+        self.jvm_options = with_lab_defaults(jvm_options, lab_jvm_options() if jvm_defaults else [])
+        self.java_home = java_home or find_java_home()
+        self.startup_timeout = startup_timeout
+        self.run_dir = RUNS / f"{mode.name}-{port}"
+        self.log_path = self.run_dir / "server.log"
+        self.process = None
+
+    def command(self):
+        """The exact command line, with paths a user can copy."""
+        command = [str(self.java_home / "bin" / "java"), *self.jvm_options, "-jar", str(PAYARA_MICRO_JAR)]
+        if self.mode.needs_virtual_pool:
+            command += ["--addlibs", str(VIRTUAL_POOL_JAR)]
+        command += ["--prebootcommandfile", str(self.run_dir / "pre-boot-commands.asadmin"),
+                    "--rootdir", str(self.run_dir / "runtime"),
+                    "--port", str(self.port), "--nocluster", "--disablephonehome",
+                    *self._deploy_arguments()]
+        return command
+
+    def _deploy_arguments(self):
+        if not self.apps:
+            return ["--deploy", str(self.war)]
+        # Micro deploys in this order before it serves: the probe last, so its answer means every WAR
+        # was deployed (or failed).
+        deploys = [f"{app.path}:{app.context_root}" for app in self.apps] + [f"{self.war}:{PROBE_ROOT}"]
+        return [arg for deploy in deploys for arg in ("--deploy", deploy)]
+
+    def printable_command(self):
+        return " ".join(shlex.quote(part) for part in self.command())
+
+    def _prepare(self):
+        # A fresh runtime folder each time: no configuration leaks from an earlier run.
+        shutil.rmtree(self.run_dir, ignore_errors=True)
+        self.run_dir.mkdir(parents=True)
+        # The mode's complete pre-boot file (labkit/servers/modes.py), then the lab's own line.
+        (self.run_dir / "pre-boot-commands.asadmin").write_text(
+            self.mode.preboot + "\n# Added by ./lab: listen on this address only.\n" + BIND_LOOPBACK.format(host=self.host))
+
+    def start(self):
+        ensure_port_free(self.port, self.host)
+        self._prepare()
+        self.process = spawn(self.command(), self.log_path, cwd=self.run_dir, env=java_env(self.java_home))
+        try:
+            ready = wait_until(self.is_ready, self.startup_timeout, self.process)
+        except BaseException:
+            self.stop()  # Ctrl-C while booting: stop the JVM gracefully, not only by its death signal
+            raise
+        if self.apps:
+            self._check_deployments()
+        if not ready:
+            exited = self.process.poll() is not None
+            self.stop()
+            why = "exited" if exited else f"was not ready within {self.startup_timeout} s"
+            raise LabError(f"Payara Micro ({self.mode.name}) {why}; last lines of {self.log_path}:\n{tail(self.log_path)}")
+        return self
+
+    def _check_deployments(self):
+        """Your WARs on Payara Micro: a deployment that failed stops the server with what it needs."""
+        try:
+            failure = deployment_failure(self.log_path.read_text(errors="replace"))
+        except OSError:
+            failure = None
+        if failure:
+            self.stop()
+            raise LabError(micro_failure_message(failure, self.apps, self.log_path))
+
+    def is_ready(self):
+        try:
+            with urllib.request.urlopen(self.base_url + self.info_path, timeout=2) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    def stop(self):
+        if self.process is not None:
+            stop(self.process)

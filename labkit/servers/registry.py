@@ -1,0 +1,115 @@
+"""Everything ./lab can start and load: the Payara modes, and other servers registered beside them.
+
+A target is started with start(port) and returns a running labkit.servers.interface.ServerHandle. The bench
+harness treats every target alike; max_concurrent feeds the Little's-law ceiling (None = unbounded).
+"""
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Callable
+
+from labkit.ground.errors import UsageError
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    description: str
+    max_concurrent: int | None
+    # start(port, jvm_options, jvm_defaults=True) -> a started ServerHandle; jvm_defaults=False leaves
+    # out domain-config/jvm.options (only Payara Micro targets start with it)
+    start: Callable = field(repr=False, compare=False)
+    virtual: bool | None = None
+    # True when start() also takes apps=(userapp.UserWar, ...): your own WARs beside the lab's probe.
+    takes_wars: bool = False
+
+
+TARGETS: dict[str, Target] = {}
+# A target per Payara mode, named <prefix><mode>: prefix -> build(mode) -> Target. The standard modes'
+# targets are registered at once; another mode's (platform-8, server-virtual-200) when first named.
+MODE_TARGETS: dict[str, Callable] = {}
+
+
+def register(target):
+    TARGETS[target.name] = target
+    return target
+
+
+def register_mode_targets(prefix, build):
+    """Targets <prefix><mode> for every Payara mode (labkit/servers/modes.py), built by build(mode)."""
+    from labkit.servers.modes import PAYARA_MODES
+    MODE_TARGETS[prefix] = build
+    for mode in PAYARA_MODES.values():
+        register(build(mode))
+
+
+class TargetCatalog(Mapping):
+    """Every target by name. Iterating gives the registered ones; looking a name up also finds the
+    target of any mode a template gives (platform-8, glassfish-platform-200), and a template size
+    out of range is a UsageError that says the range."""
+
+    def __getitem__(self, name):
+        if name in TARGETS:
+            return TARGETS[name]
+        from labkit.servers.modes import find_mode
+        # The longest prefix first: "server-platform-8" is Payara Server's, not a Micro mode's.
+        for prefix in sorted(MODE_TARGETS, key=len, reverse=True):
+            if name.startswith(prefix):
+                mode = find_mode(name[len(prefix):])
+                if mode is not None:
+                    return register(MODE_TARGETS[prefix](mode))
+        raise KeyError(name)
+
+    def __iter__(self):
+        return iter(list(TARGETS))  # a copy: a lookup may register a target
+
+    def __len__(self):
+        return len(TARGETS)
+
+
+def choices(known):
+    """What to offer after an unknown target name: the registered ones, and the mode templates."""
+    from labkit.servers.modes import templates
+    text = ", ".join(known)
+    if isinstance(known, TargetCatalog):
+        forms = ", ".join(template.describe() for template in templates().values())
+        prefixes = ", ".join(prefix for prefix in MODE_TARGETS if prefix)
+        text += f"; or any {forms}, also after {prefixes}"
+    return text
+
+
+def target(name):
+    known = all_targets()
+    try:
+        return known[name]
+    except KeyError:
+        raise UsageError(f"unknown target '{name}'; choose from: {choices(known)}") from None
+
+
+def all_targets():
+    _load_all()
+    return TargetCatalog()
+
+
+def _start_payara(mode):
+    def start(port, jvm_options=(), jvm_defaults=True, apps=()):
+        from labkit.servers.payara_micro import PayaraMicro
+        return PayaraMicro(mode, port=port, jvm_options=jvm_options, jvm_defaults=jvm_defaults, apps=apps).start()
+    return start
+
+
+# Modules that register more targets when imported (e.g. the plain-JDK baselines).
+EXTRA_TARGET_MODULES = ("labkit.servers.baselines", "labkit.servers.appserver.payara_server", "labkit.servers.appserver.glassfish", "labkit.apps.cargotracker")
+
+
+def _load_all():
+    import importlib
+    for module in EXTRA_TARGET_MODULES:
+        importlib.import_module(module)
+
+
+def _payara_micro_target(mode):
+    return Target(mode.name, "Payara Micro: " + mode.description, mode.max_concurrent, _start_payara(mode),
+                  virtual=mode.virtual, takes_wars=True)
+
+
+register_mode_targets("", _payara_micro_target)

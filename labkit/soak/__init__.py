@@ -1,0 +1,1 @@
+"""./lab soak: does a server survive overload?"""
