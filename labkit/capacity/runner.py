@@ -22,7 +22,7 @@ in it (JFR); one that met the goal with fewer is measured again at the same rate
 A window with failed requests is followed by one probe on a connection of its own (the watchdog's):
 a server whose process exited or answers nothing ends its search or round there, flagged unresponsive.
 
-Servers, load runs and /proc sampling are the bench's (labkit/bench/runner.py); every window is a
+Servers, load runs and /proc sampling are the measurement layer's (labkit/measure/session.py); every window is a
 point record in the bench's layout plus capacity fields (phase, rate, goal, pass). Every process
 started here is stopped in a `finally`.
 """
@@ -39,7 +39,7 @@ from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from labkit.measure.jfr import JfrRecorder
 from labkit.measure.plan import format_duration, rotated
 from labkit.measure.results import flags
-from labkit.bench.runner import PointLog, drive, keep_log, probe, start_server, steady_window, window_record
+from labkit.measure.session import PointLog, drive, keep_log, probe, start_server, steady_window, window_record
 from labkit.measure.sampler import process_running, read_process, write_samples_csv
 from labkit.load.scenarios import scenario as find_scenario
 from labkit.measure.steadiness import WARMUP_ENDS, not_steady, series_stats, settled, warmup_end

@@ -3,7 +3,7 @@
 Every kind implements ServerHandle: Payara Micro (payara.py; CargoTracker is Payara Micro with its
 own WAR, cargotracker.py), Payara Server and GlassFish (appserver/server.py), and the plain-JDK,
 Helidon and Vert.x baselines (baselines.py). `./lab run` (foreground.py), `./lab bench`
-(bench/runner.py), `./lab capacity` and `./lab soak` use a server through this interface only;
+(measure/session.py), `./lab capacity` and `./lab soak` use a server through this interface only;
 labkit/tests/test_server_interface.py checks that every kind has all of it.
 
 LabServer is what the kinds do alike: the base URL, the pid of the started process, /api/info and

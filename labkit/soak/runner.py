@@ -24,7 +24,7 @@ from labkit.load.tools import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL, DriverOutputE
 from labkit.measure.histograms import latency_ms, median_spread, merged
 from labkit.measure.plan import rotated
 from labkit.measure.results import portable, read_json, write_json
-from labkit.bench.runner import keep_log
+from labkit.measure.session import keep_log
 from labkit.measure.sampler import (
     WindowSampler,
     process_running,

@@ -21,7 +21,7 @@ from labkit.measure.jfr import (
 )
 from labkit.measure.plan import Estimator, build_plan, format_duration
 from labkit.measure.results import derive, flags, little_ceiling, summarize, write_csv
-from labkit.bench.runner import measured_resources, phase_at, steady_window
+from labkit.measure.session import measured_resources, phase_at, steady_window
 from labkit.measure.sampler import (
     ProcessReading,
     Sample,

@@ -1,0 +1,229 @@
+"""A measured server session, wherever a run needs one (./lab bench, capacity, soak): start a
+target (pinned by --cpus, with its heap and carriers), probe it once, drive a load tool while
+/proc is sampled and a watchdog probes, keep the server's log, and record each point as it
+finishes (points.jsonl, env.json), so a crash keeps what was measured.
+
+Every process started here is stopped in a `finally`, so Ctrl-C (a KeyboardInterrupt) leaves no
+load tool and no server behind.
+"""
+import json
+import math
+import resource
+import shlex
+import shutil
+import time
+from contextlib import nullcontext
+from datetime import datetime, timezone
+from pathlib import Path
+
+from labkit.servers.carriers import carrier_options
+from labkit.ground.errors import LabError
+from labkit.ground.process import spawn, stop
+from labkit.load.tools import DriverOutputError, redacted
+from labkit.servers.heaps import heap_options
+from labkit.measure.results import (
+    portable,
+    write_json,
+)
+from labkit.measure.sampler import WindowSampler, summarize, summarize_window
+from labkit.load.requests_mix import send_once
+
+# A load tool gets its duration plus its timeout plus this before it is stopped as hung.
+DRIVER_GRACE_S = 30
+LIVE_UPDATE_S = 1.0
+
+
+def _now_iso():
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _iso(epoch):
+    return datetime.fromtimestamp(epoch, timezone.utc).isoformat(timespec="milliseconds")
+
+
+def steady_window(now_epoch, warmup_s, duration_s):
+    """(start, end) in whole epoch seconds for a run starting now: start is the first whole second
+    after the warm-up, because ab records each request's start in whole seconds, so a window on
+    second boundaries takes exactly the requests that started in it."""
+    start = math.ceil(now_epoch + warmup_s)
+    return start, start + duration_s
+
+
+def window_record(kind, start_epoch, end_epoch, **extra):
+    """The record's `window`: "fresh" (a run of its own) or "steady" (inside a longer run)."""
+    return {"kind": kind, "start": _iso(start_epoch), "end": _iso(end_epoch),
+            "wall_s": round(end_epoch - start_epoch, 3), **extra}
+
+
+def phase_at(phases, elapsed_s):
+    """(name, seconds into it, its length) of the phase a run is in after `elapsed_s`; `phases` is
+    [(name, seconds), ...] in order. Past the end it stays in the last phase."""
+    began = 0.0
+    for name, length in phases:
+        if elapsed_s < began + length:
+            return name, elapsed_s - began, length
+        began += length
+    name, length = phases[-1]
+    return name, elapsed_s - (began - length), length
+
+
+def measured_resources(spec, samples, sampler, driver_cpu_s):
+    """/proc figures of the measured window: the whole run, or with a steady window only the
+    samples inside it (the driver's exact rusage CPU covers its whole run, so the sampled one)."""
+    if spec.window is None:
+        return summarize(samples, driver_cpu_s)
+    start, end = spec.window
+    return summarize_window(samples, sampler.seconds_since_start(start), sampler.seconds_since_start(end))
+
+
+def probe(server, path, mode, method="GET", body_file=None, headers=()):
+    """One request before the load: the scenario must answer 2xx (else the whole run would only
+    measure errors), and its size turns the driver's read bytes into a live req/s."""
+    body = body_file.read_bytes() if body_file else None
+    headers = [*headers, "Content-Type: application/json"] if body_file else list(headers)
+    try:
+        status, _, answer, size = send_once(server.base_url, method, path, body, headers)
+    except LabError as e:
+        raise LabError(f"{mode}: {e}") from None
+    if not 200 <= status < 300:
+        raise LabError(f"{mode}: {method} {path} answered {status} before the load started: "
+                       f"{answer[:200].decode(errors='replace')}")
+    return size
+
+
+def keep_log(server, out_dir, label):
+    """Copies the server's console log to servers/<label>.log; its path inside out_dir, or None."""
+    source = Path(server.log_path)
+    if not source.is_file():
+        return None
+    target = Path(out_dir) / "servers" / f"{label}.log"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    return str(target.relative_to(out_dir))
+
+
+def start_server(target, config, heap=None):
+    """Starts the target on config.port, on the server's CPUs when --cpus pins it; `heap` (a --heap
+    size) adds its -Xms/-Xmx, --carriers its virtual-thread scheduler's parallelism."""
+    options = list(config.jvm_options) + heap_options(heap) + carrier_options(config.carriers)
+    # Your own WARs (--war) only to targets that deploy them; the other targets keep their signature.
+    apps = {"apps": config.wars} if getattr(config, "wars", ()) else {}
+    with (config.cpus.server_affinity() if config.cpus else nullcontext()):
+        return target.start(config.port, options, jvm_defaults=config.jvm_defaults, **apps)
+
+
+class ServerStalled(Exception):
+    """A run of the load tool during which the watchdog found the server stalled: the run's result
+    (with the watchdog's record and dump), its start and end (epoch seconds) and the phase it was in."""
+
+    def __init__(self, run, start, end, phase):
+        super().__init__(f"the server stalled during {phase}")
+        self.run, self.start, self.end, self.phase = run, start, end, phase
+
+
+def stall_failure(watchdog_record, phase):
+    """The point's `failure` text for a stall: what the probe saw, and the dump's likely cause."""
+    stall = watchdog_record["stall"]
+    dump = stall.get("dump") or {}
+    cause = (dump.get("summary") or {}).get("cause") or {}
+    why = f"{cause['kind']}: {cause['text']}" if cause else dump.get("error") or "no thread dump"
+    return (f"the server stalled during {phase}: the watchdog's probe got no answer within "
+            f"{stall['waited_s']:g} s ({stall['probe_sent_s']:g} s into the run); {why}")
+
+
+def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response_bytes=None, on_live=None,
+          cpus=None, watchdog=None):
+    """One run of a load tool against a running server, sampled from /proc: returns {load (the
+    LoadResult or None), failure, command, samples, resources, side_files, watchdog}. `on_live(elapsed_s,
+    rps)` is called about every second (rps from the tool's read bytes ÷ `response_bytes`);
+    `cpus` (CpuPinning) runs the tool under taskset. A tool that does not end on time is stopped.
+    `watchdog` (a Watchdog, not started) probes the server during the run; when it finds the
+    server stalled the tool is stopped at once, and its record is the result's `watchdog`."""
+    command = (cpus.driver_prefix() if cpus else []) + driver.command(spec, executable)
+    output_path = Path(f"{spec.side_file_prefix}.out")
+    sampler = WindowSampler(server_pid, sample_interval_s)
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    sampler.start()
+    began = time.monotonic()
+    process = spawn(command, output_path, cwd=cwd)
+    # A stall's thread dump runs jcmd, a child of the lab too: its CPU then counts as the driver's
+    # below, on a point that failed anyway.
+    if watchdog:
+        watchdog.start()
+    killed = None
+    try:
+        sampler.attach_driver(process.pid)
+        limit = spec.run_seconds + spec.timeout_s + DRIVER_GRACE_S
+        last_live = 0.0
+        while process.poll() is None:
+            elapsed = time.monotonic() - began
+            if elapsed > limit:
+                killed = "the tool did not end on time"
+                break
+            if watchdog and watchdog.stalled.is_set():
+                killed = "the watchdog found the server stalled"
+                break
+            if on_live and elapsed - last_live >= LIVE_UPDATE_S:
+                last_live = elapsed
+                rate = sampler.driver_read_rate()
+                on_live(elapsed, rate / response_bytes if rate is not None and response_bytes else None)
+            time.sleep(0.1)
+    finally:
+        if process.poll() is None:
+            stop(process, grace_seconds=5)
+        if watchdog:
+            watchdog.stop()
+        samples = sampler.stop()
+    wall_s = time.monotonic() - began
+    children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The driver is the only child reaped in this window, so the children's rusage delta is its exact CPU.
+    driver_cpu_s = ((children_after.ru_utime + children_after.ru_stime)
+                    - (children_before.ru_utime + children_before.ru_stime))
+    output = output_path.read_text(errors="replace") if output_path.is_file() else ""
+    load, failure = None, None
+    try:
+        load = driver.parse(output, spec, wall_s=wall_s)
+        if killed:
+            load.complete = False
+            load.notes.append(f"stopped by the harness after {wall_s:.0f} s: {killed}")
+    except (DriverOutputError, ValueError, KeyError) as e:
+        failure = f"{driver.name} exit {process.returncode}: {e}"
+    return {"load": load, "failure": failure, "command": " ".join(shlex.quote(c) for c in redacted(command)),
+            "samples": samples, "resources": measured_resources(spec, samples, sampler, driver_cpu_s),
+            "side_files": [p for p in driver.side_files(spec) if Path(p).is_file()],
+            "watchdog": watchdog.record() if watchdog else None}
+
+
+class PointLog:
+    """What every load run records alike (./lab bench, ./lab capacity): env.json at the start, each
+    point appended to points.jsonl as it finishes (so a crash keeps them), the sessions, and the
+    state and wall time at the end. Subclasses write their results from `run` in finish()."""
+
+    def __init__(self, out_dir, schema, config, env, **fields):
+        self.out_dir = Path(out_dir)
+        self.started = time.monotonic()
+        env = portable(env, self.out_dir)
+        self.run = {"schema": schema, "state": "running", "started": _now_iso(), "config": config.to_dict(),
+                    "env": env, **fields, "sessions": [], "points": []}
+        (self.out_dir / "raw").mkdir(parents=True, exist_ok=True)
+        write_json(self.out_dir / "env.json", env)
+
+    @property
+    def points(self):
+        return self.run["points"]
+
+    def add_session(self, session):
+        self.run["sessions"].append(portable(session, self.out_dir))
+
+    def add_point(self, record):
+        record = portable(record, self.out_dir)
+        self.run["points"].append(record)
+        with open(self.out_dir / "points.jsonl", "a") as f:
+            f.write(json.dumps(record) + "\n")
+
+    def _close(self, state, error):
+        self.run["state"] = state
+        if error:
+            self.run["error"] = error
+        self.run["finished"] = _now_iso()
+        self.run["wall_s"] = round(time.monotonic() - self.started, 1)
