@@ -15,9 +15,8 @@ from labkit.ground.errors import UsageError
 from labkit.servers.registry import choices
 from labkit.measure.cpus import cpu_pinning, server_jvm_options
 from labkit.servers.heaps import check_jvm_options
+from labkit.load.levels import LoadLevel, SleepSpec, sleep_spec
 
-MAX_SLEEP_MS = 60_000        # the app's own cap (loomlab.sleep.maxMs)
-MAX_DEPTH = 2_000            # the app's own cap (loomlab.sleep.maxDepth)
 MAX_CONCURRENCY = 20_000     # ab's own limit, and a bound for a 2-core machine
 MAX_DURATION_S = 3_600
 MAX_WARMUP_S = 600
@@ -25,48 +24,6 @@ MAX_REPEATS = 20
 # Below this a timeout would cut off healthy but queued requests on a loaded 2-core machine.
 MIN_DEFAULT_TIMEOUT_S = 20.0
 TIMEOUT_SLEEP_FACTOR = 5
-
-
-@dataclass(frozen=True)
-class SleepSpec:
-    """A fixed sleep (min == max) or a uniform random one, in ms."""
-    min_ms: int
-    max_ms: int
-
-    @property
-    def is_fixed(self):
-        return self.min_ms == self.max_ms
-
-    @property
-    def mean_ms(self):
-        return (self.min_ms + self.max_ms) / 2
-
-    def __str__(self):
-        return f"{self.min_ms} ms" if self.is_fixed else f"{self.min_ms}-{self.max_ms} ms"
-
-
-@dataclass(frozen=True)
-class LoadLevel:
-    """One concurrency level and the sleep it runs with."""
-    concurrency: int
-    sleep: SleepSpec
-
-    def __str__(self):
-        return f"c={self.concurrency} @ {self.sleep}"
-
-
-def sleep_spec(text):
-    """'100' (fixed) or '50-150' (uniform), in ms."""
-    match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
-    if not match:
-        raise argparse.ArgumentTypeError(f"sleep must be MS or MIN-MAX in ms (e.g. 100 or 50-150), was '{text}'")
-    low = int(match.group(1))
-    high = int(match.group(2)) if match.group(2) is not None else low
-    if high > MAX_SLEEP_MS:
-        raise argparse.ArgumentTypeError(f"sleep must be at most {MAX_SLEEP_MS} ms, was {high}")
-    if low > high:
-        raise argparse.ArgumentTypeError(f"sleep range '{text}': MIN must not exceed MAX")
-    return SleepSpec(low, high)
 
 
 def concurrency_list(text):
@@ -122,9 +79,6 @@ def default_timeout_s(sleep):
     return max(MIN_DEFAULT_TIMEOUT_S, TIMEOUT_SLEEP_FACTOR * sleep.max_ms / 1000.0)
 
 
-# The four thread modes the lab compares; other targets (more Payara modes, plain-JDK servers,
-# Helidon) run when named in --modes.
-DEFAULT_MODES = ("platform-4000", "platform-10000", "virtual", "virtual-4000")
 
 # What --quick means: the four modes, two concurrency levels at 100 ms, short windows and two
 # back-to-back repeats on one server per mode, so the whole run fits in a few minutes on 2 cores.

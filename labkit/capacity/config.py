@@ -5,7 +5,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from labkit.bench.config import DEFAULT_MODES, SleepSpec, sleep_spec
+from labkit.load.levels import SleepSpec, sleep_spec
+from labkit.servers.registry import DEFAULT_MODES
 from labkit.measure.cpus import server_jvm_options
 from labkit.measure.steadiness import JIT_QUIET_PER_S
 from labkit.ground.errors import UsageError

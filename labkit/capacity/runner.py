@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from labkit.measure import perfcounters
-from labkit.bench.config import SleepSpec
+from labkit.load.levels import SleepSpec
 from labkit.measure.cpus import allowed_cpus
 from labkit.load.tools import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL, LoadSpec
 from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
@@ -627,7 +627,7 @@ def warm_up_sleep(sleep):
 
 
 def _level(sleep):
-    from labkit.bench.config import LoadLevel
+    from labkit.load.levels import LoadLevel
     return LoadLevel(1, sleep)
 
 

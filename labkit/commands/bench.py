@@ -7,6 +7,8 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
+from labkit.load.levels import MAX_DEPTH, sleep_spec
+from labkit.servers.registry import DEFAULT_MODES
 from labkit import ROOT
 from labkit.ground.build import ensure_built
 from labkit.ground.arguments import positive_seconds, whole_number
@@ -65,7 +67,7 @@ def register(subparsers):
                    help="preset: the four modes, c=100 and c=1000 at 100 ms, 5 s warm-up, 6 s windows, 2 repeats "
                         "on one server per mode (a few minutes); other options override it")
     p.add_argument("--modes", type=options.name_list, metavar="LIST",
-                   help="comma-separated targets (default: " + ",".join(options.DEFAULT_MODES) + "); any target "
+                   help="comma-separated targets (default: " + ",".join(DEFAULT_MODES) + "); any target "
                         "registered in labkit/servers/registry.py, or any size of a mode template: platform-8, "
                         "virtual-200, server-platform-32 (a wrong name lists them)")
     p.add_argument("--scenario", metavar="NAME",
@@ -74,9 +76,9 @@ def register(subparsers):
                         "reproduction), or a scenario registered in labkit/load/scenarios.py")
     p.add_argument("--concurrency", type=options.concurrency_list, metavar="LIST",
                    help="connections, comma-separated; CONCURRENCY@SLEEP gives a level its own sleep (default 1000)")
-    p.add_argument("--sleep", type=options.sleep_spec, metavar="MS|MIN-MAX",
+    p.add_argument("--sleep", type=sleep_spec, metavar="MS|MIN-MAX",
                    help="sleep per request in ms, fixed (100) or uniform (50-150) (default 100)")
-    p.add_argument("--depth", type=whole_number(0, options.MAX_DEPTH, "--depth"), metavar="N",
+    p.add_argument("--depth", type=whole_number(0, MAX_DEPTH, "--depth"), metavar="N",
                    help="call depth at which the request sleeps (default 100)")
     p.add_argument("--duration", type=whole_number(1, options.MAX_DURATION_S, "--duration"), metavar="S",
                    help="measured window per point, whole seconds (default 30)")
@@ -187,7 +189,7 @@ def outcome(points, skipped=0):
 def _config(args):
     # A scenario may name the targets that serve it (e.g. a CargoTracker page); else the Payara modes.
     chosen = scenario(args.scenario or options.DEFAULTS["scenario"])
-    default_modes = chosen.targets or options.DEFAULT_MODES
+    default_modes = chosen.targets or DEFAULT_MODES
     return BenchConfig.build(args, known_targets=all_targets(), known_drivers=DRIVERS, default_modes=default_modes,
                              default_sleep=chosen.default_sleep)
 

@@ -2,6 +2,8 @@
 import argparse
 import sys
 
+from labkit.load.levels import MAX_DEPTH
+from labkit.servers.registry import DEFAULT_MODES
 from labkit import ROOT
 from labkit.ground.arguments import decimal_number, percentage, positive_seconds, whole_number
 from labkit.bench import config as bench_options
@@ -41,13 +43,13 @@ def register(subparsers):
                     "goal with no failed request, then confirmation windows at that rate on fresh servers.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--modes", type=bench_options.name_list, metavar="LIST",
-                   help="comma-separated targets (default: " + ",".join(options.DEFAULT_MODES) + ")")
+                   help="comma-separated targets (default: " + ",".join(DEFAULT_MODES) + ")")
     p.add_argument("--sleep", dest="sleeps", type=options.sleep_list, metavar="MS[,MS...]",
                    help="sleep per request in ms, one search per value (default 100)")
     p.add_argument("--slo", dest="goal", type=options.latency_goal, metavar="pNN=[+]MS",
                    help="latency goal: p99=+50ms (sleep + 50 ms, the default), p99=150ms (absolute); "
                         "p50, p90, p99, p99.9")
-    p.add_argument("--depth", type=whole_number(0, bench_options.MAX_DEPTH, "--depth"), metavar="N",
+    p.add_argument("--depth", type=whole_number(0, MAX_DEPTH, "--depth"), metavar="N",
                    help="call depth at which the request sleeps (default 100)")
     p.add_argument("--duration", type=whole_number(3, 600, "--duration"), metavar="S",
                    help="measured window of each step, seconds (default 15)")

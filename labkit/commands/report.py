@@ -5,7 +5,6 @@ Both read only what a results folder commits (results.json with the per-window h
 they work on docs/results/ as well as on a fresh results/ folder.
 """
 import gzip
-import json
 import statistics
 from dataclasses import dataclass
 from pathlib import Path

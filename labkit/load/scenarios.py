@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 from labkit.ground.errors import UsageError
-from labkit.bench.config import SleepSpec
+from labkit.load.levels import SleepSpec
 
 
 @dataclass(frozen=True)

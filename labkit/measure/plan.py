@@ -2,7 +2,7 @@
 import math
 from dataclasses import dataclass
 
-from labkit.bench.config import LoadLevel
+from labkit.load.levels import LoadLevel
 from labkit.servers.heaps import series
 
 

@@ -23,6 +23,10 @@ class Target:
     takes_wars: bool = False
 
 
+# The four thread modes the lab compares; other targets (more Payara modes, plain-JDK servers,
+# Helidon) run when named in --modes.
+DEFAULT_MODES = ("platform-4000", "platform-10000", "virtual", "virtual-4000")
+
 TARGETS: dict[str, Target] = {}
 # A target per Payara mode, named <prefix><mode>: prefix -> build(mode) -> Target. The standard modes'
 # targets are registered at once; another mode's (platform-8, server-virtual-200) when first named.

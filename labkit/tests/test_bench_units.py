@@ -8,7 +8,8 @@ import pytest
 
 from labkit.bench import config as options
 from labkit.commands.bench import RESULTS, outcome, recording_end, results_folder
-from labkit.bench.config import BenchConfig, LoadLevel, SleepSpec
+from labkit.bench.config import BenchConfig
+from labkit.load.levels import LoadLevel, SleepSpec, sleep_spec
 from labkit.load.tools import DRIVERS, LoadSpec
 from labkit.measure.jfr import (
     LOCK_EVENTS,
@@ -53,14 +54,14 @@ def build(**given):
 
 # -- options -------------------------------------------------------------------------------
 def test_sleep_is_fixed_or_a_uniform_range():
-    assert options.sleep_spec("100") == SleepSpec(100, 100)
-    assert options.sleep_spec("50-150").mean_ms == 100
+    assert sleep_spec("100") == SleepSpec(100, 100)
+    assert sleep_spec("50-150").mean_ms == 100
 
 
 @pytest.mark.parametrize("text", ["", "abc", "150-50", "70000", "-5", "1.5"])
 def test_bad_sleep_is_rejected(text):
     with pytest.raises(argparse.ArgumentTypeError):
-        options.sleep_spec(text)
+        sleep_spec(text)
 
 
 def test_concurrency_levels_may_carry_their_own_sleep():

@@ -105,7 +105,7 @@ def test_time_wait_sockets_counts_closed_client_connections_to_the_server_port_o
 def test_goal_relative_to_the_sleep_and_absolute():
     assert latency_goal("p99=+50ms") == LatencyGoal("p99", 50.0, True)
     assert latency_goal("p99.9=250") == LatencyGoal("p999", 250.0, False)
-    from labkit.bench.config import SleepSpec
+    from labkit.load.levels import SleepSpec
     assert latency_goal("p99=+50ms").limit_ms(SleepSpec(2000, 2000)) == 2050
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from labkit.measure import perfcounters
-from labkit.bench.config import SleepSpec
+from labkit.load.levels import SleepSpec
 from labkit.measure.jfr import summarize_events
 from labkit.measure.steadiness import warmup_end
 from labkit.capacity import runner as runner_module

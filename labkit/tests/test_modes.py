@@ -12,7 +12,7 @@ import yaml
 
 from labkit import ROOT
 from labkit.servers import modes
-from labkit.bench.config import DEFAULT_MODES
+from labkit.servers.registry import DEFAULT_MODES
 from labkit.ground.errors import LabError, UsageError
 from labkit.servers.modes import PAYARA_MODES, find_mode, payara_mode, settings
 from labkit.servers.registry import all_targets
