@@ -10,7 +10,10 @@ from pathlib import Path
 from labkit.measure.histograms import latency_ms, median_spread, merged, spectrum_ms
 from labkit.measure.steadiness import NOT_STEADY_SHARE, not_steady
 
-SCHEMA = "loomlab.bench/1"
+# The schema names of the results files, one place for every run kind (RESULTS-SCHEMA.md).
+BENCH_SCHEMA = "loomlab.bench/1"
+CAPACITY_SCHEMA = "loomlab.capacity/1"
+SCHEMA = BENCH_SCHEMA
 # Driver CPU above this share of one core: the load tool, not the server, may set the pace.
 CLIENT_BOUND_CORES = 0.9
 # Machine CPU above this share of all cores: the point ran on a saturated machine.
