@@ -1,39 +1,45 @@
 """LoomLab's orchestration (the `./lab` command): find a JDK, build, start servers in a thread mode,
 load them, measure and report.
 
-Where a reader starts: cli.py (the subcommands), then the one a question is about. The map:
+labkit reads top-down in layers; each room imports only from its own modules and from rooms of a
+lower layer (LAYERS below; labkit/tests/test_import_graph.py enforces it):
 
-Commands (each registers its options and a run(args)):
-- commands/run.py       ./lab run MODE: one server in the foreground (foreground.py serves it until Ctrl-C)
-- bench/                ./lab bench: targets x load levels x drivers, sampled and reported (bench/__init__.py)
-- capacity/             ./lab capacity: the highest arrival rate within a latency goal, on the bench's machinery
-- soak.py               ./lab soak (commands/soak.py): overload, then idle; did the server survive?
-- commands/report.py    ./lab report and ./lab compare, from a results folder's results.json
-- memory.py             ./lab memory (commands/memory.py): what a parked thread costs
-- micro/                ./lab micro (commands/micro.py): JMH, ring and echo benchmarks below the app server
-- commands/test.py      ./lab test: Maven's tests, then labkit/tests
-
-Servers, all behind one interface, server.py's ServerHandle (start, base_url, pid, log_path,
-info(), printable_command(), stop(), a context manager):
-- modes.py              the thread modes, read from domain-config/ (virtual or not, the bound)
-- targets.py            every name --modes accepts, and the start function of each
-- payara.py             Payara Micro in a mode
-- appserver/            Payara Server and GlassFish: one lifecycle through asadmin (appserver/__init__.py);
-                        payara_server.py and glassfish.py say what differs per product
-- baselines.py          the plain-JDK, Helidon and Vert.x servers of baselines*/
-- cargotracker.py       the CargoTracker WAR on Payara Micro: its targets and bench scenarios
-
-Shared below them, one place each:
-- process.py            child processes: spawn, stop, terminate, port checks, Ctrl-C and SIGTERM
-- arguments.py          argparse types: one check and one message per kind of value
-- machine.py            the machine's facts, recorded by bench, micro and memory
-- jdk.py, build.py      finding a JDK 21+; building what is missing with Maven
-- carriers.py           --carriers: the virtual-thread scheduler's parallelism
-- drivers/              the load tools (bombardier, ab, wrk, vegeta): command line in, one record out
-- errors.py             errors the user can fix: one line, never a traceback
+- cli.py        ./lab's entry point: the subcommands, one clear line per error, exit codes
+- commands/     one module per subcommand (run, test, bench, capacity, report + compare, soak, memory,
+                micro): its options, and what it calls below
+- runs          bench/ (targets x load levels x drivers), capacity/ (the highest rate within a latency
+                goal), soak/ (overload, then idle), memory/ (what a parked thread costs), micro/ (JMH,
+                ring and echo benchmarks below the app server)
+- measure/      one measured server session: start a target, probe it, drive a load tool
+                (session.py), sample /proc (sampler.py), watchdog and thread dumps, JFR, HotSpot
+                counters, histograms, results files (results.py), env.json, --cpus, plan and progress,
+                and ./lab run's foreground loop
+- catalog.py    every target and scenario by name: loads each server kind and application once
+- apps/         applications beyond the lab's WAR: CargoTracker, its targets and bench scenarios
+- servers/      every kind the lab starts, behind one interface (interface.py: ServerHandle):
+                Payara Micro (payara_micro.py), Payara Server and GlassFish (appserver/), the JDK,
+                Helidon and Vert.x baselines, your own WARs (userapp.py); the thread modes of
+                domain-config/ (modes.py), --carriers, --heap, and the target registry (registry.py)
+  load/         the load tools' drivers (drivers/: command line in, one record out), finding or
+                building the tools (tools.py), scenarios, load levels and your request mixes
+- ground/       processes that never outlive the lab (process.py), /proc (proc.py), the machine's
+                facts (machine.py), the JDK (jdk.py), Maven builds (build.py), argument types,
+                number formatting and errors the user can fix (errors.py)
 
 labkit/tests/ holds the lab's tests; those marked `server` start a JVM (./lab test --quick skips them).
 """
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The rooms of each layer, top first: a room imports its own modules and the rooms of lower layers.
+LAYERS = (
+    ("cli",),
+    ("commands",),
+    ("bench", "capacity", "soak", "memory", "micro"),
+    ("measure",),
+    ("catalog",),
+    ("apps",),
+    ("servers", "load"),
+    ("ground",),
+)

@@ -1,24 +1,16 @@
 """./lab's entry point: each subcommand lives in its own module and registers itself here."""
 import argparse
-import importlib
 import os
 import signal
 import sys
 
+from labkit.commands import bench, capacity, memory, micro, report, run, soak, test
 from labkit.ground.errors import LabError
 from labkit.ground.process import interrupt_on_signals
 
-# One module per subcommand; each defines register(subparsers) that sets a `run(args)` default.
-COMMAND_MODULES = (
-    "labkit.commands.run",
-    "labkit.commands.test",
-    "labkit.commands.bench",
-    "labkit.commands.capacity",
-    "labkit.commands.report",
-    "labkit.commands.soak",
-    "labkit.commands.memory",
-    "labkit.commands.micro",
-)
+# One module per subcommand, in the order --help lists them; each defines register(subparsers),
+# which sets a `run(args)` default.
+COMMANDS = (run, test, bench, capacity, report, soak, memory, micro)
 
 
 def build_parser():
@@ -26,8 +18,8 @@ def build_parser():
         prog="./lab", description="LoomLab: Payara thread modes (platform pools vs virtual threads), run and measured.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+    for command in COMMANDS:
+        command.register(subparsers)
     return parser
 
 

@@ -11,12 +11,10 @@ cookie of that GET; no bench scenario needs one.)
 import base64
 
 from labkit import ROOT
-from labkit.ground.arguments import port_number
 from labkit.load.scenarios import Scenario, register as register_scenario
 from labkit.ground.build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, ensure_built, mvn, pom_property
 from labkit.ground.errors import LabError, UsageError
-from labkit.measure.foreground import serve
-from labkit.servers.modes import payara_mode
+from labkit.servers.interface import Foreground
 from labkit.servers.payara_micro import PayaraMicro
 from labkit.ground.process import ensure_port_free
 from labkit.servers.registry import Target, register_mode_targets
@@ -71,38 +69,34 @@ def glassfish(mode, port, host="127.0.0.1", jvm_options=(), admin_password_file=
                      admin_password_file=admin_password_file, console_host=console_host, domain_libs=(h2_jar(),))
 
 
-def run(args):
-    """`./lab run MODE --app cargotracker`: in the foreground until Ctrl-C."""
+def foreground(args, mode, port):
+    """`./lab run MODE --app cargotracker`: CargoTracker on Payara Micro (or --server glassfish), its
+    data kept across runs in the lab's folder."""
     kind = args.server
     if kind not in ("payara-micro", "glassfish"):
         raise UsageError("--app cargotracker runs on Payara Micro and GlassFish only; leave out --server "
                          "or use --server glassfish")
-    mode = payara_mode(args.mode)
-    port = port_number(args.port)
     if kind == "glassfish":
         server = glassfish(mode, port, args.host, args.jvm_opt, args.admin_password_file, args.console_host)
         server._check_ports()  # before a build or a download, so a busy port fails fast
-        product = server.PRODUCT
+        before = [f"mode {mode.name} on {server.PRODUCT}: {mode.description}"]
     else:
         ensure_port_free(port, args.host)
         server = payara_micro(mode, port, args.host, args.jvm_opt, keep_data=True, jvm_defaults=args.jvm_defaults)
-        product = "Payara Micro"
-    ensure_built(ARTIFACTS, rebuild=args.rebuild)
-    print(f"mode {mode.name} on {product}: {mode.description}")
-    if kind == "payara-micro":
-        print("command:", server.printable_command(), flush=True)
-    print(f"log: {server.log_path}\ndata: {DATA_DIR}", flush=True)
-    with server:
-        info = server.info()
-        print(f"ready: {server.base_url}/  tracking: {server.base_url}/track.xhtml?trackingId={SAMPLE_CARGO}  "
-              f"(pid {info['pid']}, Java {info['java']['version']}, request thread: {info['request']['thread']}, "
-              f"virtual={info['request']['virtual']})")
-        print(f"operator pages (booking desk, booking, event logger) and API writes: user {ADMIN_USER}, "
-              f"password: {ADMIN_PASSWORD_FILE}  (tracking is public)")
+        before = [f"mode {mode.name} on Payara Micro: {mode.description}", f"command: {server.printable_command()}"]
+
+    def after(started, info):
+        lines = [f"operator pages (booking desk, booking, event logger) and API writes: user {ADMIN_USER}, "
+                 f"password: {ADMIN_PASSWORD_FILE}  (tracking is public)"]
         if kind == "glassfish":
-            print(f"admin console: {server.console_url}  (user admin, password: "
-                  f"{args.admin_password_file or server.domain.password_file})")
-        return serve(server, product)
+            lines.append(f"admin console: {started.console_url}  (user admin, password: "
+                         f"{args.admin_password_file or started.domain.password_file})")
+        return lines
+    return Foreground(server, server.PRODUCT if kind == "glassfish" else "Payara Micro",
+                      before=before + [f"log: {server.log_path}", f"data: {DATA_DIR}"],
+                      urls=lambda started: (f"{started.base_url}/  tracking: "
+                                            f"{started.base_url}/track.xhtml?trackingId={SAMPLE_CARGO}"),
+                      after=after, artifacts=ARTIFACTS)
 
 
 def admin_authorization(password_file=ADMIN_PASSWORD_FILE):

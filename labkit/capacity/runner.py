@@ -41,7 +41,7 @@ from labkit.measure.plan import format_duration, rotated
 from labkit.measure.results import flags
 from labkit.measure.session import PointLog, drive, keep_log, probe, start_server, steady_window, window_record
 from labkit.measure.sampler import process_running, read_process, write_samples_csv
-from labkit.load.scenarios import scenario as find_scenario
+from labkit.catalog import scenario as find_scenario
 from labkit.measure.steadiness import WARMUP_ENDS, not_steady, series_stats, settled, warmup_end
 from labkit.measure.watchdog import probe_once, stall_after_s
 from labkit.ground.errors import LabError

@@ -16,7 +16,7 @@ from labkit.servers.carriers import add_carriers_argument
 from labkit.ground.errors import LabError, UsageError
 from labkit.ground.jdk import find_java_home
 from labkit.ground.process import ensure_port_free
-from labkit.servers.registry import all_targets
+from labkit.catalog import all_targets
 from labkit.bench import config as options
 from labkit.bench.config import BenchConfig
 from labkit.load.tools import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
@@ -24,7 +24,8 @@ from labkit.servers.heaps import heap_list
 from labkit.measure.env import collect
 from labkit.measure.progress import Progress
 from labkit.bench.runner import BenchRunner, RunRecorder
-from labkit.load.scenarios import requests_scenario, scenario
+from labkit.load.scenarios import requests_scenario
+from labkit.catalog import scenario
 from labkit.load.requests_mix import add_request_arguments
 from labkit.servers.userapp import add_war_argument
 

@@ -14,7 +14,7 @@ from labkit.ground.build import ensure_built
 from labkit.ground.errors import UsageError
 from labkit.ground.jdk import find_java_home
 from labkit.ground.process import ensure_port_free
-from labkit.servers.registry import all_targets
+from labkit.catalog import all_targets
 from labkit.capacity import config as options
 from labkit.capacity.config import CapacityConfig
 from labkit.capacity.runner import CapacityRecorder, CapacityRunner

@@ -1,16 +1,22 @@
-"""./lab run MODE: one server (Payara Micro, or a full server with --server) in a thread mode, in
-the foreground until Ctrl-C."""
+"""./lab run MODE: one server in a thread mode, in the foreground until Ctrl-C — Payara Micro, or a
+full server (--server payara-server|glassfish), with the lab's WAR, your WARs (--war) or
+CargoTracker (--app cargotracker). Every kind goes the same way: the kind describes its server
+(labkit.servers.interface.Foreground), then this module builds what is missing, prints what the
+kind says, starts it, prints the ready line and serves it (labkit.measure.foreground)."""
 from labkit.apps import cargotracker
 from labkit.ground.arguments import port_number, single_line
-from labkit.servers.appserver import cli as appserver_cli
 from labkit.ground.build import ensure_built
-from labkit.servers.carriers import add_carriers_argument, carrier_options, check_carrier_options
 from labkit.ground.errors import UsageError
 from labkit.measure.foreground import serve
+from labkit.servers import payara_micro
+from labkit.servers.appserver import cli as appserver
+from labkit.servers.appserver.kinds import KINDS
+from labkit.servers.carriers import add_carriers_argument, carrier_options, check_carrier_options
+from labkit.servers.interface import ready_line
 from labkit.servers.modes import choices, payara_mode
-from labkit.servers.payara_micro import PayaraMicro
-from labkit.ground.process import ensure_port_free
-from labkit.servers.userapp import add_war_argument, check_wars, ready_urls
+from labkit.servers.userapp import add_war_argument, check_wars
+
+SERVERS = ("payara-micro", *KINDS)
 
 
 def register(subparsers):
@@ -28,8 +34,24 @@ def register(subparsers):
                    help="the WAR to serve: loomlab (sleep/work API, default) or cargotracker (the Faces shipping app)")
     add_war_argument(p)
     add_carriers_argument(p)
-    appserver_cli.add_run_arguments(p)  # --server payara-server|glassfish and their options
+    p.add_argument("--server", choices=SERVERS, default="payara-micro",
+                   help="payara-micro (default), payara-server or glassfish (full servers with an admin console)")
+    p.add_argument("--admin-password-file", metavar="FILE",
+                   help="payara-server, glassfish: the admin password (first line, or AS_ADMIN_PASSWORD=...); "
+                        "default: generated once per domain and saved in the domain's loomlab/ folder")
+    p.add_argument("--console-host", default="127.0.0.1", type=single_line,
+                   help="payara-server, glassfish: address of the admin console (default 127.0.0.1, loopback only)")
     p.set_defaults(run=run)
+
+
+def foreground(args, mode, port):
+    """The kind's description of the server to run: the app first (CargoTracker runs on two kinds),
+    then the server kind."""
+    if args.app == "cargotracker":
+        return cargotracker.foreground(args, mode, port)
+    if args.server == "payara-micro":
+        return payara_micro.foreground(args, mode, port)
+    return appserver.foreground(KINDS[args.server], args, mode, port)
 
 
 def run(args):
@@ -41,21 +63,18 @@ def run(args):
     args.wars = check_wars(args.wars)
     if args.wars and args.app != "loomlab":
         raise UsageError("--war serves your WAR beside the lab's probe; leave out --app")
-    if args.app == "cargotracker":
-        return cargotracker.run(args)
     port = port_number(args.port)
-    if args.server != "payara-micro":
-        return appserver_cli.run(args, port)
     mode = payara_mode(args.mode)
-    ensure_port_free(port, args.host)
-    ensure_built(rebuild=args.rebuild)
-    server = PayaraMicro(mode, port=port, host=args.host, jvm_options=args.jvm_opt, jvm_defaults=args.jvm_defaults,
-                         apps=args.wars)
-    print(f"mode {mode.name}: {mode.description}")
-    print("command:", server.printable_command(), flush=True)
-    print(f"log: {server.log_path}", flush=True)
-    with server:
+    plan = foreground(args, mode, port)
+    if plan.artifacts is None:
+        ensure_built(rebuild=args.rebuild)
+    else:
+        ensure_built(plan.artifacts, rebuild=args.rebuild)
+    for line in plan.before:
+        print(line, flush=True)
+    with plan.server as server:
         info = server.info()
-        print(f"ready: {ready_urls(server.base_url, args.wars)}  (pid {info['pid']}, Java {info['java']['version']}, "
-              f"request thread: {info['request']['thread']}, virtual={info['request']['virtual']})")
-        return serve(server, "Payara Micro")
+        print(ready_line(plan.urls(server), info))
+        for line in plan.after(server, info) if plan.after else ():
+            print(line)
+        return serve(server, plan.product)

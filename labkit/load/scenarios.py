@@ -4,8 +4,9 @@ A point of a run is (repeat, target, heap, driver, load level); the scenario giv
 (path, method, body, headers) and the service time its Little's-law ceiling is computed from.
 Everything else (drivers, sampling, report) is the same for every scenario.
 
-Extension point: to bench another page, register a Scenario here (or in a module listed in
-EXTRA_SCENARIO_MODULES that calls `register(...)` when imported, as labkit/apps/cargotracker.py does) with
+Extension point: to bench another page, register a Scenario here (or in a module that
+labkit/catalog.py loads and that calls `register(...)` when imported, as labkit/apps/cargotracker.py
+does) with
 - `name`: the value of `./lab bench --scenario NAME`;
 - `description`: what it requests and why, in a sentence;
 - `path`: a function of the BenchConfig and the LoadLevel (concurrency, sleep) returning the
@@ -31,7 +32,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from labkit.ground.errors import UsageError
 from labkit.load.levels import SleepSpec
 
 
@@ -61,28 +61,9 @@ class Scenario:
 
 SCENARIOS: dict[str, Scenario] = {}
 
-# Modules that register more scenarios when imported (e.g. a CargoTracker page).
-EXTRA_SCENARIO_MODULES = ("labkit.apps.cargotracker",)
-
-
 def register(scenario):
     SCENARIOS[scenario.name] = scenario
     return scenario
-
-
-def all_scenarios():
-    import importlib
-    for module in EXTRA_SCENARIO_MODULES:
-        importlib.import_module(module)
-    return dict(SCENARIOS)
-
-
-def scenario(name):
-    known = all_scenarios()
-    try:
-        return known[name]
-    except KeyError:
-        raise UsageError(f"unknown scenario '{name}'; choose from: {', '.join(known)}") from None
 
 
 def requests_scenario(mix):

@@ -11,8 +11,9 @@ the context manager.
 """
 import json
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Callable, Protocol, runtime_checkable
 
 
 @runtime_checkable
@@ -68,3 +69,25 @@ class LabServer:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+@dataclass
+class Foreground:
+    """What `./lab run` needs of a server kind to serve in the foreground: the server (not yet
+    started), the product's name, the artifacts to build first (None: the lab's WAR and pool jar),
+    what to print before the start, and what to print once the server answers: `ready(server, info)`
+    gives the lines after the common ready line, `urls(server)` the addresses that line names."""
+    server: ServerHandle
+    product: str
+    before: list = field(default_factory=list)
+    urls: Callable = None
+    after: Callable = None
+    artifacts: tuple | None = None
+
+
+def ready_line(urls, info):
+    """The line `./lab run` prints once any server answers /api/info: where to go, and which thread
+    served the probe (its pid, Java version, thread name and whether it was virtual)."""
+    request = info["request"]
+    return (f"ready: {urls}  (pid {info['pid']}, Java {info['java']['version']}, request thread: {request['thread']}, "
+            f"virtual={request['virtual']})")

@@ -8,8 +8,8 @@ from labkit.ground.build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, WAR
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home, java_env
 from labkit.ground.process import ensure_port_free, spawn, stop, tail, wait_until
-from labkit.servers.interface import LabServer
-from labkit.servers.userapp import PROBE_ROOT, deployment_failure, info_path, micro_failure_message
+from labkit.servers.interface import Foreground, LabServer
+from labkit.servers.userapp import PROBE_ROOT, deployment_failure, info_path, micro_failure_message, ready_urls
 
 RUNS = ROOT / ".lab" / "runs"
 # JVM options every Payara Micro of the lab starts with, whatever its mode (why each: in the file).
@@ -124,3 +124,15 @@ class PayaraMicro(LabServer):
     def stop(self):
         if self.process is not None:
             stop(self.process)
+
+
+def foreground(args, mode, port):
+    """`./lab run MODE`: Payara Micro with the lab's WAR (and your WARs, --war) on args.host:port."""
+    ensure_port_free(port, args.host)
+    server = PayaraMicro(mode, port=port, host=args.host, jvm_options=args.jvm_opt, jvm_defaults=args.jvm_defaults,
+                         apps=args.wars)
+    return Foreground(server, "Payara Micro",
+                      before=[f"mode {mode.name}: {mode.description}", f"command: {server.printable_command()}",
+                              f"log: {server.log_path}"],
+                      urls=lambda started: ready_urls(started.base_url, args.wars))
+

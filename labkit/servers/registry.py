@@ -1,4 +1,6 @@
-"""Everything ./lab can start and load: the Payara modes, and other servers registered beside them.
+"""The registry of targets: what a target is, and the catalogue a name is looked up in. The Payara
+Micro modes register here; every other kind registers from its own module, and labkit/catalog.py
+loads them all (so a lookup goes through labkit.catalog, which sees every kind).
 
 A target is started with start(port) and returns a running labkit.servers.interface.ServerHandle. The bench
 harness treats every target alike; max_concurrent feeds the Little's-law ceiling (None = unbounded).
@@ -6,8 +8,6 @@ harness treats every target alike; max_concurrent feeds the Little's-law ceiling
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Callable
-
-from labkit.ground.errors import UsageError
 
 
 @dataclass(frozen=True)
@@ -81,34 +81,11 @@ def choices(known):
     return text
 
 
-def target(name):
-    known = all_targets()
-    try:
-        return known[name]
-    except KeyError:
-        raise UsageError(f"unknown target '{name}'; choose from: {choices(known)}") from None
-
-
-def all_targets():
-    _load_all()
-    return TargetCatalog()
-
-
 def _start_payara(mode):
     def start(port, jvm_options=(), jvm_defaults=True, apps=()):
         from labkit.servers.payara_micro import PayaraMicro
         return PayaraMicro(mode, port=port, jvm_options=jvm_options, jvm_defaults=jvm_defaults, apps=apps).start()
     return start
-
-
-# Modules that register more targets when imported (e.g. the plain-JDK baselines).
-EXTRA_TARGET_MODULES = ("labkit.servers.baselines", "labkit.servers.appserver.payara_server", "labkit.servers.appserver.glassfish", "labkit.apps.cargotracker")
-
-
-def _load_all():
-    import importlib
-    for module in EXTRA_TARGET_MODULES:
-        importlib.import_module(module)
 
 
 def _payara_micro_target(mode):

@@ -13,7 +13,7 @@ from labkit.servers import baselines
 from labkit import cli
 from labkit.memory import runner as memory
 from labkit.ground.errors import LabError
-from labkit.servers.registry import all_targets
+from labkit.catalog import all_targets
 
 # Ports of this module's tests: inside the baselines' range (18200-18299).
 PORT = 18240
@@ -71,7 +71,7 @@ def test_a_target_starts_answers_and_stops_without_leftovers(name, virtual):
 @pytest.mark.server
 @pytest.mark.parametrize("name", ["jdk-virtual", "helidon", "vertx-virtual", "vertx-eventloop"])
 def test_baseline_targets_fan_out_the_bench_body(name):
-    from labkit.load.scenarios import scenario
+    from labkit.catalog import scenario
     fanout = scenario("fanout")
     server = all_targets()[name].start(PORT, ["-Xmx256m"])
     try:

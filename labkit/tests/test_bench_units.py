@@ -33,7 +33,8 @@ from labkit.measure.sampler import (
     summarize_window,
     write_samples_csv,
 )
-from labkit.load.scenarios import expected_longest_ms, scenario
+from labkit.load.scenarios import expected_longest_ms
+from labkit.catalog import scenario
 from labkit.ground.errors import LabError, UsageError
 from labkit.ground.machine import CLOCK_TICKS, cpus_times, parse_cpu_times
 

@@ -12,9 +12,9 @@ from labkit.servers.appserver.server import DOMAIN_LIB_PREFIX
 from labkit.ground.build import pom_property
 from labkit.ground.errors import LabError
 from labkit.servers.appserver.glassfish import GlassFish, GlassFishDistribution
-from labkit.load.scenarios import all_scenarios
+from labkit.catalog import all_scenarios
 from labkit.servers.modes import PAYARA_MODES
-from labkit.servers.registry import all_targets
+from labkit.catalog import all_targets
 
 
 def test_every_payara_mode_has_a_cargotracker_target_serving_its_war():

@@ -12,7 +12,7 @@ from labkit.ground.errors import LabError
 from labkit.servers.appserver.glassfish import GlassFish, GlassFishDistribution
 from labkit.servers.modes import PAYARA_MODES
 from labkit.servers.appserver.payara_server import PayaraServer
-from labkit.servers.registry import all_targets
+from labkit.catalog import all_targets
 
 MODES = sorted(PAYARA_MODES)
 QUIET = dict(log=lambda message: None)

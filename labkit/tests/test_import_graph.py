@@ -1,13 +1,15 @@
-"""labkit's modules import each other without a cycle, so any of them can be imported first.
+"""labkit's layers (labkit/__init__.py's LAYERS) import downward only, and its modules import each
+other without a cycle, so any of them can be imported first.
 
-Only module-level imports count: an import inside a function runs when the function is called,
-after every module has loaded (the target and scenario registries load theirs that way)."""
+For the cycle check only module-level imports count: an import inside a function runs when the
+function is called, after every module has loaded. For the layers every import counts, wherever
+it stands: a function that reaches up a layer is as much a dependency as a module that does."""
 import ast
 import subprocess
 import sys
 from pathlib import Path
 
-from labkit import ROOT
+from labkit import LAYERS, ROOT
 
 
 def module_name(path, root):
@@ -72,12 +74,91 @@ def find_cycle(graph):
     return None
 
 
+def all_imports(package_dir):
+    """[(module, imported module, line)] for every import of the package's own modules, at any depth
+    of the code (functions too), tests left out; relative imports resolved."""
+    root = Path(package_dir).parent
+    found = []
+    for path in sorted(Path(package_dir).rglob("*.py")):
+        if "tests" in path.relative_to(root).parts:
+            continue
+        name = module_name(path, root)
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found += [(name, alias.name, node.lineno) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = ".".join(package[:len(package) - node.level + 1]) if node.level else ""
+                found.append((name, ".".join(part for part in (base, node.module) if part), node.lineno))
+    top = Path(package_dir).name
+    return [(module, imported, line) for module, imported, line in found
+            if imported == top or imported.startswith(top + ".")]
+
+
+def room(module):
+    """A module's room: the first name below the package (labkit.measure.session -> measure); the
+    package's own face (labkit/__init__.py) is ground."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def layer_violations(package_dir, layers):
+    """Imports that go up or sideways between rooms: a room may import its own modules and those of
+    any room in a lower layer, nothing else. `layers` lists the rooms of each layer, top first;
+    a module in no listed room is a violation of its own."""
+    rank = {name: len(layers) - i for i, rooms in enumerate(layers) for name in rooms}
+    rank[None] = 0  # the package's face: ROOT and LAYERS, below everything
+    problems = []
+    for module, imported, line in all_imports(package_dir):
+        mine, theirs = room(module), room(imported)
+        if mine not in rank:
+            problems.append(f"{module}: in no layer (add its room to LAYERS)")
+        elif mine != theirs and rank.get(theirs, len(layers) + 1) >= rank[mine]:
+            problems.append(f"{module}:{line} imports {imported} ({theirs} is not below {mine})")
+    return sorted(set(problems))
+
+
+def test_labkit_imports_only_downward():
+    assert layer_violations(ROOT / "labkit", LAYERS) == []
+
+
+def test_an_upward_or_sideways_import_is_a_violation(tmp_path):
+    # A copy of labkit's own shape with three planted imports: a server kind reaching up into the
+    # measurement layer (inside a function), one run reaching into another, and a room in no layer.
+    package = tmp_path / "labkit"
+    for folder in ("servers", "measure", "bench", "capacity", "ground", "stray"):
+        (package / folder).mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "ground" / "errors.py").write_text("")
+    (package / "measure" / "session.py").write_text("from labkit.ground import errors\nfrom labkit.servers import kind\n")
+    (package / "servers" / "kind.py").write_text("from ..ground.errors import x\n\ndef later():\n"
+                                                 "    from labkit.measure.session import drive\n")
+    (package / "bench" / "runner.py").write_text("from labkit.measure import session\n")
+    (package / "capacity" / "runner.py").write_text("from labkit.bench.runner import x\nfrom . import search\n")
+    (package / "capacity" / "search.py").write_text("")
+    (package / "stray" / "thing.py").write_text("from labkit.ground import errors\n")
+    layers = (("bench", "capacity"), ("measure",), ("servers",), ("ground",))
+    assert layer_violations(package, layers) == [
+        "labkit.capacity.runner:1 imports labkit.bench.runner (bench is not below capacity)",
+        "labkit.servers.kind:4 imports labkit.measure.session (measure is not below servers)",
+        "labkit.stray.thing: in no layer (add its room to LAYERS)",
+    ]
+
+
 def test_labkit_has_no_import_cycle():
     graph = import_graph(ROOT / "labkit")
     assert {"labkit.cli", "labkit.servers.interface", "labkit.commands.run", "labkit.apps.cargotracker", "labkit.servers.appserver.server",
             "labkit.bench.runner"} <= set(graph)
-    assert "labkit.servers.payara_micro" in graph["labkit.apps.cargotracker"]  # the graph sees relative imports
+    assert "labkit.servers.payara_micro" in graph["labkit.apps.cargotracker"]  # the graph sees absolute imports
     assert find_cycle(graph) is None
+
+
+def test_no_labkit_module_is_above_400_lines():
+    # Small modules with one job; tests aside.
+    long = {str(path.relative_to(ROOT)): n for path in (ROOT / "labkit").rglob("*.py")
+            if "tests" not in path.parts and (n := len(path.read_text().splitlines())) > 400}
+    assert long == {}
 
 
 def test_a_cycle_through_a_relative_import_is_found(tmp_path):

@@ -15,7 +15,7 @@ from labkit.servers import modes
 from labkit.servers.registry import DEFAULT_MODES
 from labkit.ground.errors import LabError, UsageError
 from labkit.servers.modes import PAYARA_MODES, find_mode, payara_mode, settings
-from labkit.servers.registry import all_targets
+from labkit.catalog import all_targets
 
 POOL = "configs.config.server-config.thread-pools.thread-pool.http-thread-pool."
 SHARED = {

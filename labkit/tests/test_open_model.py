@@ -15,7 +15,7 @@ import time
 import pytest
 
 from labkit.load.tools import DRIVERS, LoadSpec, ensure_tools
-from labkit.servers.registry import all_targets
+from labkit.catalog import all_targets
 
 pytestmark = pytest.mark.server  # starts the jdk-virtual baseline JVM
 

@@ -18,7 +18,7 @@ from labkit.ground.errors import LabError, UsageError
 from labkit.servers import modes
 from labkit.servers.modes import PAYARA_MODES, payara_mode
 from labkit.ground.process import gone
-from labkit.servers.registry import all_targets
+from labkit.catalog import all_targets
 
 MODES = sorted(PAYARA_MODES)
 

@@ -17,7 +17,7 @@ from labkit.load.tools import DRIVERS
 from labkit.bench.report import write_report
 from labkit.measure.results import FLAG_MEANINGS, flags
 from labkit.measure.session import start_server, stall_failure
-from labkit.load.scenarios import scenario
+from labkit.catalog import scenario
 from labkit.measure.threaddump import code_frame, find_deadlock, method, summarize, summary_lines
 from labkit.measure.watchdog import Watchdog, stall_after_s
 from labkit.servers.carriers import carrier_options

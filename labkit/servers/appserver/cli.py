@@ -1,45 +1,22 @@
 """The lab's entry points for full servers: `./lab run MODE --server KIND`, bench targets, and
 `python3 -m labkit.<kind> prepare` (a stopped domain for an Arquillian profile)."""
 import argparse
-import importlib
 import sys
 from pathlib import Path
 
-from labkit.ground.arguments import single_line, whole_number
+from labkit.ground.arguments import whole_number
 from labkit.ground.errors import LabError, UsageError
 from labkit.ground.process import interrupt_on_signals
+from labkit.servers.interface import Foreground
 from labkit.servers.userapp import ready_urls
 from labkit.servers.appserver.asadmin import ADMIN_USER
 from labkit.servers.appserver.passwords import generate_password, write_secret
 
-# --server values of the full servers, and the module whose SERVER is that kind's AppServer class.
-SERVER_MODULES = {"payara-server": "labkit.servers.appserver.payara_server", "glassfish": "labkit.servers.appserver.glassfish"}
 CONSOLE_PATH = "Configurations → server-config → Thread Pools → http-thread-pool"
 
 
-def server_class(kind):
-    return importlib.import_module(SERVER_MODULES[kind]).SERVER
-
-
-def add_run_arguments(parser):
-    """The options `./lab run` has for the full servers (its other options apply to every server)."""
-    parser.add_argument("--server", choices=("payara-micro", *SERVER_MODULES), default="payara-micro",
-                        help="payara-micro (default), payara-server or glassfish (full servers with an admin console)")
-    parser.add_argument("--admin-password-file", metavar="FILE",
-                        help="payara-server, glassfish: the admin password (first line, or AS_ADMIN_PASSWORD=...); "
-                             "default: generated once per domain and saved in the domain's loomlab/ folder")
-    parser.add_argument("--console-host", default="127.0.0.1", type=single_line,
-                        help="payara-server, glassfish: address of the admin console (default 127.0.0.1, loopback only)")
-
-
-def run(args, port):
-    """`./lab run MODE --server KIND`: the domain in MODE, in the foreground until Ctrl-C."""
-    from labkit.ground.build import ensure_built
-    from labkit.measure.foreground import serve
-    from labkit.servers.modes import payara_mode
-
-    cls = server_class(args.server)
-    mode = payara_mode(args.mode)
+def foreground(cls, args, mode, port):
+    """`./lab run MODE --server KIND`: the domain of server class `cls` in MODE on args.host:port."""
     if not _is_loopback(args.console_host):
         # The servers refuse remote administration unless secure admin (TLS) is on, and the lab
         # leaves it off: the console would listen on that address but refuse every login.
@@ -49,19 +26,18 @@ def run(args, port):
                  admin_password_file=args.admin_password_file, console_host=args.console_host,
                  apps=getattr(args, "wars", ()))
     server._check_ports()  # before a build or a download, so a busy port fails fast
-    ensure_built(rebuild=args.rebuild)
-    print(f"mode {mode.name} on {cls.PRODUCT} {server.distribution.version}: {mode.description}")
-    print(f"domain: {server.domain.dir}", flush=True)
-    with server:
-        info = server.info()
-        print(f"log: {server.log_path}")
-        print(f"ready: {ready_urls(server.base_url, server.apps)}  (pid {info['pid']}, Java {info['java']['version']}, "
-              f"request thread: {info['request']['thread']}, virtual={info['request']['virtual']})")
-        print(f"admin console: {server.console_url}  (user {ADMIN_USER}, password: "
-              f"{args.admin_password_file or server.domain.password_file})")
-        print(f"  thread pool: {CONSOLE_PATH}; Save, then server (Admin Server) → Restart")
+
+    def after(started, info):
         # The launcher outlives restarts from the console; it exits when the server stops for good.
-        return serve(server, cls.PRODUCT)
+        return [f"log: {started.log_path}",
+                f"admin console: {started.console_url}  (user {ADMIN_USER}, password: "
+                f"{args.admin_password_file or started.domain.password_file})",
+                f"  thread pool: {CONSOLE_PATH}; Save, then server (Admin Server) → Restart"]
+    return Foreground(server, cls.PRODUCT,
+                      before=[f"mode {mode.name} on {cls.PRODUCT} {server.distribution.version}: {mode.description}",
+                              f"domain: {server.domain.dir}"],
+                      urls=lambda started: ready_urls(started.base_url, started.apps),
+                      after=after)
 
 
 def _is_loopback(host):

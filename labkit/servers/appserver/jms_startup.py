@@ -14,7 +14,7 @@ import subprocess
 import time
 
 from labkit.servers.modes import payara_mode
-from labkit.servers.appserver.cli import server_class
+from labkit.servers.appserver.kinds import KINDS
 
 JMS_TYPE = "set configs.config.server-config.jms-service.type="
 
@@ -44,13 +44,13 @@ def boot(cls, mode, port):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m labkit.servers.appserver.jms_startup")
-    parser.add_argument("--server", choices=("payara-server", "glassfish"), default="payara-server")
+    parser.add_argument("--server", choices=tuple(KINDS), default="payara-server")
     parser.add_argument("--types", default="EMBEDDED,DISABLED", help="JMS service types to compare")
     parser.add_argument("--mode", default="virtual")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
-    base, mode = server_class(args.server), payara_mode(args.mode)
+    base, mode = KINDS[args.server], payara_mode(args.mode)
     variants = {t: with_jms_type(base, t) for t in args.types.split(",")}
     times = {t: [] for t in variants}
     for repeat in range(1, args.repeats + 1):
