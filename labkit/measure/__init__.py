@@ -1,1 +1,23 @@
-"""Measurement: a server session, sampling, watchdog, JFR, thread dumps, results."""
+"""Measurement: one measured server session, the same for ./lab bench, capacity and soak.
+
+- session.py      start a target (pinned by --cpus, with its heap and carriers), probe it once,
+                  drive a load tool while /proc is sampled and the watchdog probes, keep the
+                  server's log, record each point as it finishes (PointLog: points.jsonl, env.json)
+- sampler.py      the server, the load tool and the machine, from /proc, every 0.5 s of a window
+- watchdog.py     a probe on a connection of its own while the server is loaded or served
+- threaddump.py   a JSON thread dump of a stalled server, and what it says about why
+- jfr.py          JDK Flight Recorder on the server (jcmd, jfr); loomlab.jfc its settings
+- perfcounters.py HotSpot's counters of a running JVM (jcmd PerfCounter.print)
+- histograms.py   latency histograms across windows: merged, never averaged
+- steadiness.py   is a window steady, has a warm-up settled?
+- results.py      point records, derived figures, medians over repeats, the results files and
+                  their schema names
+- env.py          env.json: the machine, JDK, Payara, git and tool versions of a run
+- cpus.py         --cpus server=...,driver=...: the server and the load tool on different cores
+- plan.py         the points of a run grouped by server session, and the time the rest will take
+- progress.py     what a run prints while it runs: plan, point i/N, ETA, live req/s
+- foreground.py   ./lab run's loop: serve until exit, Ctrl-C or a stall (then a thread dump)
+
+Rule: measure imports catalog, apps, servers, load and ground, never a run or a command
+(labkit/tests/test_import_graph.py). The coming remote hosts make this layer remote, in one place.
+"""
