@@ -22,6 +22,8 @@ lower layer (LAYERS below; labkit/tests/test_import_graph.py enforces it):
                 domain-config/ (modes.py), --carriers, --heap, and the target registry (registry.py)
   load/         the load tools' drivers (drivers/: command line in, one record out), finding or
                 building the tools (tools.py), scenarios, load levels and your request mixes
+- hosts/        where a server or a load tool runs: this machine or another over OpenSSH (host.py),
+                and the namespace cluster of ./lab hosts (cluster.py)
 - ground/       processes that never outlive the lab (process.py), /proc (proc.py), the machine's
                 facts (machine.py), the JDK (jdk.py), Maven builds (build.py), argument types,
                 number formatting and errors the user can fix (errors.py)
@@ -41,5 +43,6 @@ LAYERS = (
     ("catalog",),
     ("apps",),
     ("servers", "load"),
+    ("hosts",),
     ("ground",),
 )

@@ -4,13 +4,13 @@ import os
 import signal
 import sys
 
-from labkit.commands import bench, capacity, memory, micro, report, run, soak, test
+from labkit.commands import bench, capacity, hosts, memory, micro, report, run, soak, test
 from labkit.ground.errors import LabError
 from labkit.ground.process import interrupt_on_signals
 
 # One module per subcommand, in the order --help lists them; each defines register(subparsers),
 # which sets a `run(args)` default.
-COMMANDS = (run, test, bench, capacity, report, soak, memory, micro)
+COMMANDS = (run, test, bench, capacity, report, soak, memory, micro, hosts)
 
 
 def build_parser():

@@ -1,0 +1,1 @@
+"""Hosts: where a server or a load tool runs — this machine, or another one reached with OpenSSH."""

@@ -1,0 +1,226 @@
+"""A host: where a server or a load tool runs. This machine (LocalHost), or another one reached with
+OpenSSH (SshHost: `user@host[:port]` or a name from ~/.ssh/config, key-based, never a password).
+
+Both take the same calls: run a short command, spawn a long one, copy files to and from it, read a
+file such as /proc/PID/stat. The lab never installs an agent: a remote command is plain `ssh HOST
+sh -c ...`.
+
+A spawned remote command never outlives the lab. It runs under a leash (LEASH below): a small
+shell wrapper that starts the command in a session of its own and waits for its standard input,
+which is the SSH channel, to close. The channel closes when the local ssh client ends, and the
+client ends with the lab, whatever ends the lab: ground.process spawns it with a parent-death
+signal, so even a SIGKILL of the lab closes it. On end of input the wrapper sends SIGTERM to the
+command's whole process group, and SIGKILL after a grace period. Stopping a remote command is the
+same motion done on purpose: close its input and wait.
+"""
+import hashlib
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+from labkit.ground.errors import LabError, UsageError
+from labkit.ground.process import _die_with_parent
+
+SSH_OPTIONS = ("-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5",
+               "-o", "ServerAliveCountMax=3")
+LEASH_GRACE_S = 20  # how long a remote command has to stop after SIGTERM before SIGKILL
+# $1: grace seconds; then the command. The command's output goes to the channel (the local log);
+# the watcher's own streams go nowhere, so it never holds the channel open.
+# A background list's input is /dev/null unless redirected, so the channel is kept on fd 3 for it.
+LEASH = r"""
+grace=$1; shift
+exec 3<&0
+setsid "$@" </dev/null 3<&- &
+child=$!
+( cat <&3 >/dev/null 2>&1
+  kill -TERM -$child 2>/dev/null
+  i=0; while kill -0 -$child 2>/dev/null && [ $i -lt $grace ]; do sleep 1; i=$((i+1)); done
+  kill -KILL -$child 2>/dev/null ) >/dev/null 2>&1 &
+wait $child
+"""
+HOST_PATTERN = re.compile(r"(?:(?P<user>[A-Za-z0-9._-]+)@)?(?P<host>[A-Za-z0-9._-]+|\[[0-9A-Fa-f:]+\])(?::(?P<port>\d{1,5}))?")
+
+
+class LocalHost:
+    """This machine."""
+    name = "local"
+    remote = False
+
+    def __init__(self, address="127.0.0.1"):
+        self.address = address
+
+    def run(self, command, timeout=60, check=True):
+        result = subprocess.run(list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                timeout=timeout)
+        if check and result.returncode != 0:
+            raise LabError(f"{shlex.join(command)} failed on this machine: {result.stderr.strip()[-500:]}")
+        return result
+
+    def spawn(self, command, log_path, cwd=None, env=None):
+        from labkit.ground.process import spawn
+        return spawn(list(command), log_path, cwd=cwd, env=env)
+
+    def stop(self, process, grace_s=LEASH_GRACE_S):
+        from labkit.ground.process import stop
+        return stop(process, grace_s)
+
+    def put(self, path, folder=None):
+        """A local file is where it is."""
+        return Path(path)
+
+    def get(self, path, local):
+        if Path(path) != Path(local):
+            shutil.copyfile(path, local)
+        return Path(local)
+
+    def read(self, path):
+        return Path(path).read_text()
+
+    def __str__(self):
+        return "this machine"
+
+
+class SshHost:
+    """A machine reached with OpenSSH. `target` is what ssh takes (user@host, a ~/.ssh/config name);
+    `port` the SSH port; `ssh_config` an ssh_config file to use instead of ~/.ssh/config (the
+    namespace cluster's); files the lab copies go to `workdir` there."""
+    remote = True
+
+    def __init__(self, target, port=None, ssh_config=None, address=None, workdir=".loomlab"):
+        self.target = target
+        self.port = port
+        self.ssh_config = Path(ssh_config) if ssh_config else None
+        self.workdir = workdir
+        self.name = target
+        self._address = address
+
+    @property
+    def address(self):
+        """The host's address as the other hosts reach it (the name ssh resolves, or as given)."""
+        if self._address is None:
+            self._address = self._resolved_hostname()
+        return self._address
+
+    def _resolved_hostname(self):
+        # ssh -G prints the configuration it would use, hostname resolved through ~/.ssh/config.
+        result = subprocess.run(["ssh", *self._config_args(), "-G", self.target], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, timeout=10)
+        for line in result.stdout.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "hostname":
+                return value.strip()
+        raise LabError(f"ssh -G {self.target}: {result.stderr.strip() or 'no hostname'}")
+
+    def _config_args(self):
+        args = ["-F", str(self.ssh_config)] if self.ssh_config else []
+        return args + (["-p", str(self.port)] if self.port else [])
+
+    def ssh_command(self, remote_command):
+        """The local command line that runs `remote_command` (a list) there, through a shell."""
+        return ["ssh", *self._config_args(), *SSH_OPTIONS, self.target, shlex.join(remote_command)]
+
+    def run(self, command, timeout=60, check=True):
+        try:
+            result = subprocess.run(self.ssh_command(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise LabError(f"{shlex.join(command)} on {self.target} did not finish in {timeout} s") from None
+        if result.returncode == 255:
+            raise LabError(f"ssh {self.target}: {result.stderr.strip()[-500:] or 'connection failed'}")
+        if check and result.returncode != 0:
+            raise LabError(f"{shlex.join(command)} failed on {self.target}: {result.stderr.strip()[-500:]}")
+        return result
+
+    def spawn(self, command, log_path, cwd=None, env=None):
+        """Starts `command` there under the leash; its output goes to the local log_path. `env`
+        holds only the variables to set there (not a whole environment)."""
+        inner = list(command)
+        if env:
+            inner = ["env", *(f"{k}={v}" for k, v in env.items()), *inner]
+        if cwd:
+            inner = ["sh", "-c", 'cd "$1" && shift && exec "$@"', "sh", str(cwd), *inner]
+        remote = ["sh", "-c", LEASH, "leash", str(LEASH_GRACE_S), *inner]
+        log = open(log_path, "wb")
+        try:
+            # stdin stays a pipe the lab holds: closing it (or the lab's death) is the leash's signal.
+            return subprocess.Popen(self.ssh_command(remote), stdin=subprocess.PIPE, stdout=log,
+                                    stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
+        finally:
+            log.close()
+
+    def stop(self, process, grace_s=LEASH_GRACE_S):
+        """Ends a command spawned here: the leash's input closes, the command gets SIGTERM (SIGKILL
+        after the grace period), and ssh exits once it is gone. Returns its exit code."""
+        if process.poll() is None and process.stdin and not process.stdin.closed:
+            try:
+                process.stdin.close()
+            except BrokenPipeError:
+                pass
+        try:
+            return process.wait(timeout=grace_s + 15)
+        except subprocess.TimeoutExpired:
+            process.kill()  # the connection is gone; the leash on the other side still ends it
+            return process.wait()
+
+    def put(self, path, folder=None):
+        """Copies a local file into the work folder there (or `folder` inside it), unless a file of
+        the same content is already there; returns its remote path."""
+        path = Path(path)
+        remote_dir = f"{self.workdir}/{folder}" if folder else self.workdir
+        remote = f"{remote_dir}/{path.name}"
+        there = self.run(["sh", "-c", f'mkdir -p "$1" && sha256sum "$2" 2>/dev/null || true', "sh", remote_dir, remote])
+        if there.stdout.split()[:1] != [sha256(path)]:
+            self._scp(str(path), f"{self._scp_target()}:{remote}")
+        return remote
+
+    def get(self, path, local):
+        self._scp(f"{self._scp_target()}:{path}", str(local))
+        return Path(local)
+
+    def read(self, path):
+        return self.run(["cat", str(path)]).stdout
+
+    def _scp_target(self):
+        return self.target
+
+    def _scp(self, source, destination):
+        config = ["-F", str(self.ssh_config)] if self.ssh_config else []
+        port = ["-P", str(self.port)] if self.port else []
+        result = subprocess.run(["scp", "-q", *config, *port, *SSH_OPTIONS, source, destination],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+        if result.returncode != 0:
+            raise LabError(f"scp {source} {destination}: {result.stderr.strip()[-500:]}")
+
+    def __str__(self):
+        return self.target
+
+
+def sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def parse_host(text, cluster_hosts=()):
+    """A host as the user writes it: `local`, a name of the namespace cluster (srv, lg1), or what ssh
+    takes: `user@host[:port]`, a ~/.ssh/config name. The cluster's names go through its ssh_config."""
+    text = text.strip()
+    if text in ("local", "localhost", "127.0.0.1"):
+        return LocalHost()
+    for host in cluster_hosts:
+        if text in (host.name, host.netns):
+            from labkit.hosts.cluster import ssh_config_path
+            return SshHost(host.name, ssh_config=ssh_config_path(), address=host.address)
+    match = HOST_PATTERN.fullmatch(text)
+    if not match:
+        raise UsageError(f"host '{text}': write user@host[:port], a name from your ~/.ssh/config, or local")
+    user, host, port = match.group("user"), match.group("host"), match.group("port")
+    if port and not 1 <= int(port) <= 65535:
+        raise UsageError(f"host '{text}': port {port} is out of range")
+    target = f"{user}@{host}" if user else host
+    return SshHost(target, port=int(port) if port else None)
+
