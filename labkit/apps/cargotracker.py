@@ -79,11 +79,13 @@ def foreground(args, mode, port):
     if kind == "glassfish":
         server = glassfish(mode, port, args.host, args.jvm_opt, args.admin_password_file, args.console_host)
         server._check_ports()  # before a build or a download, so a busy port fails fast
-        before = [f"mode {mode.name} on {server.PRODUCT}: {mode.description}"]
+        def before():
+            return [f"mode {mode.name} on {server.PRODUCT}: {mode.description}"]
     else:
         ensure_port_free(port, args.host)
         server = payara_micro(mode, port, args.host, args.jvm_opt, keep_data=True, jvm_defaults=args.jvm_defaults)
-        before = [f"mode {mode.name} on Payara Micro: {mode.description}", f"command: {server.printable_command()}"]
+        def before():
+            return [f"mode {mode.name} on Payara Micro: {mode.description}", f"command: {server.printable_command()}"]
 
     def after(started, info):
         lines = [f"operator pages (booking desk, booking, event logger) and API writes: user {ADMIN_USER}, "
@@ -93,7 +95,7 @@ def foreground(args, mode, port):
                          f"{args.admin_password_file or started.domain.password_file})")
         return lines
     return Foreground(server, server.PRODUCT if kind == "glassfish" else "Payara Micro",
-                      before=before + [f"log: {server.log_path}", f"data: {DATA_DIR}"],
+                      before=lambda: before() + [f"log: {server.log_path}", f"data: {DATA_DIR}"],
                       urls=lambda started: (f"{started.base_url}/  tracking: "
                                             f"{started.base_url}/track.xhtml?trackingId={SAMPLE_CARGO}"),
                       after=after, artifacts=ARTIFACTS)

@@ -7,6 +7,7 @@ from labkit.apps import cargotracker
 from labkit.ground.arguments import port_number, single_line
 from labkit.ground.build import ensure_built
 from labkit.ground.errors import UsageError
+from labkit.hosts.options import add_server_host_arguments
 from labkit.measure.foreground import serve
 from labkit.servers import payara_micro
 from labkit.servers.appserver import cli as appserver
@@ -41,6 +42,7 @@ def register(subparsers):
                         "default: generated once per domain and saved in the domain's loomlab/ folder")
     p.add_argument("--console-host", default="127.0.0.1", type=single_line,
                    help="payara-server, glassfish: address of the admin console (default 127.0.0.1, loopback only)")
+    add_server_host_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -55,6 +57,9 @@ def foreground(args, mode, port):
 
 
 def run(args):
+    if args.server_host.remote and (args.server != "payara-micro" or args.app != "loomlab"):
+        raise UsageError("--server-host starts Payara Micro with the lab's WAR (and your WARs) for now; "
+                         "leave out --server and --app")
     conflict = check_carrier_options(args.carriers, args.jvm_opt)
     if conflict:
         raise UsageError(conflict)
@@ -70,7 +75,7 @@ def run(args):
         ensure_built(rebuild=args.rebuild)
     else:
         ensure_built(plan.artifacts, rebuild=args.rebuild)
-    for line in plan.before:
+    for line in plan.before():
         print(line, flush=True)
     with plan.server as server:
         info = server.info()

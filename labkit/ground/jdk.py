@@ -18,13 +18,18 @@ SEARCH_GLOBS = (
 )
 
 
+def release_feature(text):
+    """The feature release (17, 21, 25 ...) a JDK's `release` file gives, or None."""
+    match = re.search(r'^JAVA_VERSION="(\d+)', text, re.MULTILINE)
+    return int(match.group(1)) if match else None
+
+
 def feature_version(java_home):
     """The JDK's feature release (17, 21, 25 ...) from its `release` file, or None."""
     release = Path(java_home) / "release"
     if not (Path(java_home) / "bin" / "java").exists() or not release.is_file():
         return None
-    match = re.search(r'^JAVA_VERSION="(\d+)', release.read_text(errors="replace"), re.MULTILINE)
-    return int(match.group(1)) if match else None
+    return release_feature(release.read_text(errors="replace"))
 
 
 def find_java_home(environ=os.environ, globs=SEARCH_GLOBS):

@@ -62,6 +62,15 @@ def ensure_port_free(port, host="127.0.0.1"):
             raise LabError(f"port {port} on {host} cannot be bound ({e.strerror}): pick another with --port") from None
 
 
+def ensure_nothing_answers(port, host):
+    """For a server on another host: a LabError when something there already accepts on the port
+    (a bind test can only be made on the host itself)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.settimeout(2)
+        if probe.connect_ex((host, port)) == 0:
+            raise LabError(f"port {port} is in use on {host}: stop what runs there or pick another with --port")
+
+
 def tail(path, lines=40):
     try:
         with open(path, "rb") as f:

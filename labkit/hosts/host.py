@@ -58,7 +58,7 @@ class LocalHost:
             raise LabError(f"{shlex.join(command)} failed on this machine: {result.stderr.strip()[-500:]}")
         return result
 
-    def spawn(self, command, log_path, cwd=None, env=None):
+    def spawn(self, command, log_path, cwd=None, env=None, pid_file=None):
         from labkit.ground.process import spawn
         return spawn(list(command), log_path, cwd=cwd, env=env)
 
@@ -133,10 +133,13 @@ class SshHost:
             raise LabError(f"{shlex.join(command)} failed on {self.target}: {result.stderr.strip()[-500:]}")
         return result
 
-    def spawn(self, command, log_path, cwd=None, env=None):
+    def spawn(self, command, log_path, cwd=None, env=None, pid_file=None):
         """Starts `command` there under the leash; its output goes to the local log_path. `env`
-        holds only the variables to set there (not a whole environment)."""
+        holds only the variables to set there (not a whole environment); `pid_file`, a path there,
+        receives the command's own pid (the command execs in place of the shell that writes it)."""
         inner = list(command)
+        if pid_file:
+            inner = ["sh", "-c", 'echo $$ >"$0" && exec "$@"', str(pid_file), *inner]
         if env:
             inner = ["env", *(f"{k}={v}" for k, v in env.items()), *inner]
         if cwd:

@@ -11,7 +11,7 @@ the context manager.
 """
 import json
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol, runtime_checkable
 
@@ -75,11 +75,12 @@ class LabServer:
 class Foreground:
     """What `./lab run` needs of a server kind to serve in the foreground: the server (not yet
     started), the product's name, the artifacts to build first (None: the lab's WAR and pool jar),
-    what to print before the start, and what to print once the server answers: `ready(server, info)`
-    gives the lines after the common ready line, `urls(server)` the addresses that line names."""
+    what to print before the start (`before()`, called once they are built), and what to print once
+    the server answers: `urls(server)` the addresses the common ready line names, `after(server,
+    info)` the lines after it."""
     server: ServerHandle
     product: str
-    before: list = field(default_factory=list)
+    before: Callable = list
     urls: Callable = None
     after: Callable = None
     artifacts: tuple | None = None

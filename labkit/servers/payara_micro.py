@@ -7,7 +7,9 @@ from labkit import ROOT
 from labkit.ground.build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, WAR
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home, java_env
-from labkit.ground.process import ensure_port_free, spawn, stop, tail, wait_until
+from labkit.ground.process import ensure_nothing_answers, ensure_port_free, spawn, stop, tail, wait_until
+from labkit.hosts.host import LocalHost
+from labkit.hosts.java import java_home_on
 from labkit.servers.interface import Foreground, LabServer
 from labkit.servers.userapp import PROBE_ROOT, deployment_failure, info_path, micro_failure_message, ready_urls
 
@@ -38,42 +40,72 @@ def with_lab_defaults(jvm_options, defaults):
 
 
 class PayaraMicro(LabServer):
-    """One Payara Micro process serving the lab WAR in `mode` on host:port."""
+    """One Payara Micro process serving the lab WAR in `mode` on host:port; `on` is the host that
+    runs it (labkit.hosts: this machine, or one reached with SSH, where it listens on that host's
+    address and runs the JDK found there or `remote_java`)."""
 
     def __init__(self, mode, port=8080, host="127.0.0.1", war=WAR, jvm_options=(), java_home=None,
-                 startup_timeout=180, jvm_defaults=True, apps=()):
+                 startup_timeout=180, jvm_defaults=True, apps=(), on=None, remote_java=None):
         self.mode = mode
         # Your own WARs (userapp.UserWar): deployed first, then `war` as the probe at userapp.PROBE_ROOT.
         self.apps = tuple(apps)
         self.info_path = info_path(self.apps)
         self.port = port
-        self.host = host
+        self.on = on or LocalHost()
+        self.host = self.on.address if self.on.remote else host
         self.war = war
         self.jvm_options = with_lab_defaults(jvm_options, lab_jvm_options() if jvm_defaults else [])
         self.java_home = java_home or find_java_home()
+        # The JDK that runs the server: this one, or the one found on the server's host.
+        self.server_java_home = java_home_on(self.on, remote_java) if self.on.remote else self.java_home
         self.startup_timeout = startup_timeout
         self.run_dir = RUNS / f"{mode.name}-{port}"
         self.log_path = self.run_dir / "server.log"
+        # Where the server's files are on its host: the same folder here, the work folder there.
+        self.host_run_dir = f"{self.on.workdir}/runs/{mode.name}-{port}" if self.on.remote else str(self.run_dir)
         self.process = None
+        self._staged = None
+        self._remote_pid = None
+
+    def _files(self):
+        """The paths the command names, on the host that runs it: the lab's files as they are here,
+        or copied into the host's work folder (once: a file already there is not sent again)."""
+        if self._staged is None:
+            wanted = {"jar": PAYARA_MICRO_JAR, "war": self.war, **{f"app{i}": app.path for i, app in enumerate(self.apps)}}
+            if self.mode.needs_virtual_pool:
+                wanted["pool"] = VIRTUAL_POOL_JAR
+            self._staged = {key: str(self.on.put(path, "files")) for key, path in wanted.items()}
+        return self._staged
 
     def command(self):
-        """The exact command line, with paths a user can copy."""
-        command = [str(self.java_home / "bin" / "java"), *self.jvm_options, "-jar", str(PAYARA_MICRO_JAR)]
+        """The exact command line, with paths a user can copy (on the host that runs it)."""
+        files = self._files()
+        command = [f"{self.server_java_home}/bin/java", *self.jvm_options, "-jar", files["jar"]]
         if self.mode.needs_virtual_pool:
-            command += ["--addlibs", str(VIRTUAL_POOL_JAR)]
-        command += ["--prebootcommandfile", str(self.run_dir / "pre-boot-commands.asadmin"),
-                    "--rootdir", str(self.run_dir / "runtime"),
+            command += ["--addlibs", files["pool"]]
+        command += ["--prebootcommandfile", f"{self.host_run_dir}/pre-boot-commands.asadmin",
+                    "--rootdir", f"{self.host_run_dir}/runtime",
                     "--port", str(self.port), "--nocluster", "--disablephonehome",
-                    *self._deploy_arguments()]
+                    *self._deploy_arguments(files)]
         return command
 
-    def _deploy_arguments(self):
+    def _deploy_arguments(self, files):
         if not self.apps:
-            return ["--deploy", str(self.war)]
+            return ["--deploy", files["war"]]
         # Micro deploys in this order before it serves: the probe last, so its answer means every WAR
         # was deployed (or failed).
-        deploys = [f"{app.path}:{app.context_root}" for app in self.apps] + [f"{self.war}:{PROBE_ROOT}"]
+        deploys = [f"{files[f'app{i}']}:{app.context_root}" for i, app in enumerate(self.apps)] + [f"{files['war']}:{PROBE_ROOT}"]
         return [arg for deploy in deploys for arg in ("--deploy", deploy)]
+
+    @property
+    def pid(self):
+        """The JVM's pid on the host that runs it."""
+        if not self.on.remote:
+            return self.process.pid if self.process else None
+        if self._remote_pid is None and self.process is not None:
+            text = self.on.run(["cat", f"{self.host_run_dir}/server.pid"], check=False).stdout.strip()
+            self._remote_pid = int(text) if text.isdigit() else None
+        return self._remote_pid
 
     def printable_command(self):
         return " ".join(shlex.quote(part) for part in self.command())
@@ -85,11 +117,23 @@ class PayaraMicro(LabServer):
         # The mode's complete pre-boot file (labkit/servers/modes.py), then the lab's own line.
         (self.run_dir / "pre-boot-commands.asadmin").write_text(
             self.mode.preboot + "\n# Added by ./lab: listen on this address only.\n" + BIND_LOOPBACK.format(host=self.host))
+        if self.on.remote:
+            self.on.run(["sh", "-c", 'rm -rf "$0" && mkdir -p "$0"', self.host_run_dir])
+            self.on.put(self.run_dir / "pre-boot-commands.asadmin", f"runs/{self.mode.name}-{self.port}")
 
     def start(self):
-        ensure_port_free(self.port, self.host)
+        if self.on.remote:
+            ensure_nothing_answers(self.port, self.host)
+        else:
+            ensure_port_free(self.port, self.host)
         self._prepare()
-        self.process = spawn(self.command(), self.log_path, cwd=self.run_dir, env=java_env(self.java_home))
+        if self.on.remote:
+            self._remote_pid = None
+            self.process = self.on.spawn(self.command(), self.log_path, cwd=self.host_run_dir,
+                                         env={"JAVA_HOME": self.server_java_home},
+                                         pid_file=f"{self.host_run_dir}/server.pid")
+        else:
+            self.process = spawn(self.command(), self.log_path, cwd=self.run_dir, env=java_env(self.java_home))
         try:
             ready = wait_until(self.is_ready, self.startup_timeout, self.process)
         except BaseException:
@@ -123,16 +167,22 @@ class PayaraMicro(LabServer):
 
     def stop(self):
         if self.process is not None:
-            stop(self.process)
+            if self.on.remote:
+                self.on.stop(self.process)
+            else:
+                stop(self.process)
 
 
 def foreground(args, mode, port):
-    """`./lab run MODE`: Payara Micro with the lab's WAR (and your WARs, --war) on args.host:port."""
-    ensure_port_free(port, args.host)
+    """`./lab run MODE`: Payara Micro with the lab's WAR (and your WARs, --war) on args.host:port, or
+    on the server host's address (--server-host)."""
+    on = getattr(args, "server_host", None)
+    if on is None or not on.remote:
+        ensure_port_free(port, args.host)
     server = PayaraMicro(mode, port=port, host=args.host, jvm_options=args.jvm_opt, jvm_defaults=args.jvm_defaults,
-                         apps=args.wars)
+                         apps=args.wars, on=on, remote_java=getattr(args, "remote_java", None))
     return Foreground(server, "Payara Micro",
-                      before=[f"mode {mode.name}: {mode.description}", f"command: {server.printable_command()}",
+                      before=lambda: [f"mode {mode.name}: {mode.description}", f"command: {server.printable_command()}",
                               f"log: {server.log_path}"],
                       urls=lambda started: ready_urls(started.base_url, args.wars))
 

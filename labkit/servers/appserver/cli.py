@@ -34,7 +34,7 @@ def foreground(cls, args, mode, port):
                 f"{args.admin_password_file or started.domain.password_file})",
                 f"  thread pool: {CONSOLE_PATH}; Save, then server (Admin Server) → Restart"]
     return Foreground(server, cls.PRODUCT,
-                      before=[f"mode {mode.name} on {cls.PRODUCT} {server.distribution.version}: {mode.description}",
+                      before=lambda: [f"mode {mode.name} on {cls.PRODUCT} {server.distribution.version}: {mode.description}",
                               f"domain: {server.domain.dir}"],
                       urls=lambda started: ready_urls(started.base_url, started.apps),
                       after=after)

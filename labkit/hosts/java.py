@@ -1,0 +1,58 @@
+"""The JDK on a host: found there the way labkit/ground/jdk.py finds one here (JAVA_HOME when it is
+21+, else the newest 21+ JDK in the usual folders), or the one `--remote-java PATH` names."""
+import shlex
+
+from labkit.ground.errors import LabError
+from labkit.ground.jdk import MIN_FEATURE, SEARCH_GLOBS, find_java_home, release_feature
+
+# Prints, for $JAVA_HOME and every folder the globs find, "HOME<TAB>FEATURE" of each that has
+# bin/java and a release file. Globs with ~ are written with $HOME, expanded there.
+_LIST = r"""
+for home in "$JAVA_HOME" {globs}; do
+  [ -n "$home" ] && [ -x "$home/bin/java" ] && [ -f "$home/release" ] && [ ! -L "$home" -o "$home" = "$JAVA_HOME" ] || continue
+  v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release")
+  printf '%s\t%s\t%s\n' "$home" "$v" "$([ "$home" = "$JAVA_HOME" ] && echo env)"
+done
+"""
+
+
+def _remote_globs():
+    import os
+    home = os.path.expanduser("~")
+    return " ".join(pattern.replace(home, "$HOME") for pattern in SEARCH_GLOBS)
+
+
+def java_home_on(host, given=None):
+    """The JDK 21+ to run servers with on `host`: `given` when it is one (checked), else found there."""
+    if not host.remote:
+        return find_java_home() if given is None else _checked_local(given)
+    if given:
+        release = host.run(["cat", f"{given}/release"], check=False)
+        if release.returncode != 0 or (release_feature(release.stdout) or 0) < MIN_FEATURE:
+            raise LabError(f"--remote-java {given}: no JDK {MIN_FEATURE}+ there on {host} (no {given}/release "
+                           f"with JAVA_VERSION {MIN_FEATURE} or later)")
+        return given
+    listing = host.run(["sh", "-c", _LIST.format(globs=_remote_globs())]).stdout
+    found = []
+    for line in listing.splitlines():
+        home, version, origin = (line.split("\t") + ["", ""])[:3]
+        if version.isdigit() and int(version) >= MIN_FEATURE:
+            if origin == "env":
+                return home
+            found.append((int(version), home))
+    if not found:
+        raise LabError(f"no JDK {MIN_FEATURE}+ on {host}: install one there (e.g. apt-get install openjdk-21-jdk), "
+                       f"set JAVA_HOME in its non-interactive shell, or name it with --remote-java PATH")
+    return max(found)[1]
+
+
+def _checked_local(given):
+    from pathlib import Path
+    from labkit.ground.jdk import feature_version
+    if (feature_version(given) or 0) < MIN_FEATURE:
+        raise LabError(f"--remote-java {given}: not a JDK {MIN_FEATURE}+")
+    return Path(given)
+
+
+def quoted(path):
+    return shlex.quote(str(path))

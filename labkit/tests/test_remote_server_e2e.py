@@ -1,0 +1,74 @@
+"""A server on another host, end to end on the namespace cluster: `./lab run virtual --server-host srv`
+starts Payara Micro inside the srv namespace, reached with ssh; it serves from srv's address on a
+virtual thread, the pid the lab reports is that JVM's, and a lab killed with SIGKILL leaves no
+process in the namespace. Root only (network namespaces); CI runs as root."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from labkit import ROOT
+from labkit.ground.build import ensure_built
+from labkit.hosts import cluster
+
+pytestmark = [pytest.mark.server,
+              pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root (CI runs as root)")]
+
+PORT = 18087
+
+
+@pytest.fixture(scope="module")
+def srv():
+    made = cluster.up(2, log=lambda message: None)
+    yield made[0]
+    cluster.down(log=lambda message: None)
+
+
+def jvms_in(netns):
+    pids = cluster.namespace_pids(netns)
+    out = subprocess.run(["ps", "-o", "pid=,args=", "-p", ",".join(map(str, pids))], stdout=subprocess.PIPE,
+                         text=True).stdout if pids else ""
+    return [line for line in out.splitlines() if "payara-micro" in line]
+
+
+def test_run_on_the_server_host_serves_from_its_address_and_dies_with_the_lab(srv, tmp_path):
+    ensure_built(log=lambda message: None)
+    lab = subprocess.Popen([sys.executable, "-m", "labkit.cli", "run", "virtual", "--server-host", "srv",
+                            "--port", str(PORT)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            line = lab.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if line.startswith("ready:"):
+                break
+        ready = next((line for line in lines if line.startswith("ready:")), None)
+        assert ready, "".join(lines)
+        assert f"http://{srv.address}:{PORT}/api/sleep" in ready
+        with urllib.request.urlopen(f"http://{srv.address}:{PORT}/api/sleep?ms=5", timeout=30) as response:
+            answer = json.load(response)
+        assert answer["virtual"] is True
+        with urllib.request.urlopen(f"http://{srv.address}:{PORT}/api/info", timeout=30) as response:
+            pid = json.load(response)["pid"]
+        assert f"(pid {pid}," in ready  # the lab reports the JVM that serves
+        assert [line.split()[0] for line in jvms_in(srv.netns)] == [str(pid)]  # and it runs inside srv
+        # The command line the lab printed names the copies in the host's work folder.
+        command = next(line for line in lines if line.startswith("command:"))
+        assert ".loomlab/files/payara-micro.jar" in command and ".loomlab/files/loomlab.war" in command
+        os.kill(lab.pid, signal.SIGKILL)
+        lab.wait()
+        deadline = time.monotonic() + 40  # the leash: SIGTERM at once, SIGKILL after its grace period
+        while jvms_in(srv.netns) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert jvms_in(srv.netns) == [], "the server outlived the lab"
+    finally:
+        if lab.poll() is None:
+            lab.kill()
