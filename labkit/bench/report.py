@@ -1,10 +1,10 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
+from labkit.bench.locks_report import locks_section
 from labkit.bench.ownapp_report import own_app_section
 from labkit.ground.machine import cpu_text
 from labkit.servers.userapp import PROBE_ROOT
 from labkit.bench.charts import CHARTS
 from labkit.ground.formatting import flags_text, metric, number, sleep_text
-from labkit.measure.histograms import median_spread
 from labkit.servers.heaps import HOLDS_SHARE, heap_mb, smallest_holding_heaps
 from labkit.measure.plan import format_duration
 from labkit.measure.results import FLAG_MEANINGS
@@ -305,79 +305,6 @@ HOW_TO_READ = """\
 """
 
 
-LOCKS_PER_MODE_NOTE = ("Per mode and level, over its windows: contended monitor enters of 10 ms or more (median "
-                       "[min–max] of the windows' counts and blocked seconds) and where that time went, the classes "
-                       "and code sites summed over the windows (each window names its top five). A mode that runs "
-                       "more threads than cores at once shows here first. In the lab's runs on JDK 25, JFR "
-                       "recorded no park or monitor-enter event of a virtual thread, only of platform threads, "
-                       "while thread dumps found hundreds of virtual threads BLOCKED on monitors: for virtual "
-                       "modes these counts leave out the requests' own waits.")
-
-LOCKS_NOTE = ("Per window: contended monitor enters and thread parks of 10 ms or more that began in it, their "
-              "count and blocked time (total, longest), and where the most time went: the class blocked on and "
-              "the code site (first frame outside java.util.concurrent.locks and the JDK's park machinery). "
-              "Idle pool threads waiting for work park too: read the sites before the totals.")
-
-
-def _locks_per_mode(run):
-    groups = {}
-    for p in run["points"]:
-        monitors = ((p.get("jfr") or {}).get("locks") or {}).get("monitor_enter")
-        if monitors is not None:
-            groups.setdefault((p["mode"], p.get("driver"), p["concurrency"]), []).append(monitors)
-    if not groups:
-        return None
-    several_drivers = len({driver for _, driver, _ in groups}) > 1
-    rows = []
-    for (mode, driver, concurrency), windows in groups.items():
-        counts = [w.get("count") or 0 for w in windows]
-        blocked = [(w.get("total_ms") or 0) / 1000 for w in windows]
-        rows.append([mode] + ([driver] if several_drivers else []) + [
-            concurrency, len(windows), _median_range(counts, 0), _median_range(blocked, 1),
-            _top_summed(windows, "top_classes", "name"), _top_summed(windows, "top_sites", "site", code=True)])
-    return _table(["mode"] + (["driver"] if several_drivers else []) + [
-        "c", "windows", "monitor enters", "blocked s", "top classes (blocked s)", "top sites (blocked s)"], rows)
-
-
-def _median_range(values, digits):
-    """The windows' values as a summary metric reads them: 'median [min–max]'."""
-    return metric({"metrics": {"value": median_spread(values)}}, "value", digits)
-
-
-def _top_summed(windows, field, key, code=False, top=3):
-    """The `top` entries of the windows' top lists, their blocked time summed over the windows."""
-    totals = {}
-    for window in windows:
-        for entry in window.get(field) or ():
-            totals[entry[key]] = totals.get(entry[key], 0.0) + (entry.get("total_ms") or 0) / 1000
-    ranked = sorted(totals.items(), key=lambda item: -item[1])[:top]
-    if not ranked:
-        return "–"
-    return "; ".join(f"{f'`{name}`' if code else name} ({number(seconds, 1)})" for name, seconds in ranked)
-
-
-def _locks_table(run):
-    rows = []
-    for p in run["points"]:
-        locks = (p.get("jfr") or {}).get("locks")
-        if not locks:
-            continue
-        row = [p["mode"], p["concurrency"], p.get("repeat", "–")]
-        for kind in ("monitor_enter", "park"):
-            entry = locks.get(kind) or {}
-            top_class = (entry.get("top_classes") or [{}])[0]
-            top_site = (entry.get("top_sites") or [{}])[0]
-            row += [f"{number(entry.get('count'))} / {number(entry.get('total_ms'))} / {number(entry.get('max_ms'))}",
-                    f"{top_class.get('name', '–')} ({number(top_class.get('total_ms'))} ms)" if top_class else "–",
-                    f"`{top_site['site']}` ({number(top_site.get('total_ms'))} ms)" if top_site.get("site") else "–"]
-        rows.append(row)
-    if not rows:
-        return "No window has a lock summary (JFR was unavailable)."
-    return _table(["mode", "c", "repeat", "monitor enters: count / total ms / longest ms", "top monitor class",
-                   "top monitor site", "parks: count / total ms / longest ms", "top parked-on class", "top park site"],
-                  rows)
-
-
 def write_report(path, run):
     several_drivers = len(run["config"]["drivers"]) > 1
     throughput, resources = _summary_tables(run, several_drivers)
@@ -420,12 +347,7 @@ def write_report(path, run):
         for name in CHARTS:
             if name in run["charts"]:
                 parts += [f"![{name}]({run['charts'][name]})", ""]
-    if run["config"].get("jfr_locks"):
-        parts += ["## Locks and parks (JFR, --jfr-locks)", ""]
-        per_mode = _locks_per_mode(run)
-        if per_mode:
-            parts += [LOCKS_PER_MODE_NOTE, "", per_mode, ""]
-        parts += [LOCKS_NOTE, "", _locks_table(run), ""]
+    parts += locks_section(run)
     stalls = _stalls(run)
     if stalls:
         parts += ["## Stalls", "", "The server stopped answering during these points. How to read a stall, and what "

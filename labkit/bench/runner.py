@@ -6,9 +6,9 @@ load tool, so every window starts by opening its connections. Steady (--steady, 
 warm-up, window and drain; only requests that start in the window count, and the /proc figures
 and the JFR copy cover the same window, so the connection ramp stays outside it.
 
-A watchdog (watchdog.py) probes the server on a connection of its own during every run of the
-load tool. When the server stops answering, its thread dump is taken (threaddump.py) while the
-load is still on, the point is recorded as stalled with the dump's summary, the server is stopped
+A watchdog (labkit/measure/watchdog.py) probes the server on a connection of its own during every
+run of the load tool. When the server stops answering, its thread dump is taken (threaddump.py) while
+the load is still on, the point is recorded as stalled with the dump's summary, the server is stopped
 and the bench goes on with the next session; the session's later points are not run.
 
 Nothing here knows a tool, a target or a scenario by name: drivers, targets and scenarios come
@@ -28,15 +28,7 @@ from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from labkit.measure.steadiness import per_second_from_samples, series_stats, settled
 from labkit.measure.jfr import JfrRecorder
 from labkit.measure.plan import Estimator, build_plan
-from labkit.measure.results import (
-    SCHEMA,
-    derive,
-    flags,
-    little_ceiling,
-    summarize as summarize_points,
-    write_csv,
-    write_json,
-)
+from labkit.measure.results import BENCH_SCHEMA, derive, flags, little_ceiling
 from labkit.measure.sampler import process_running, write_samples_csv
 from labkit.measure.threaddump import capture as capture_thread_dump
 from labkit.measure.watchdog import Watchdog, stall_after_s
@@ -61,19 +53,14 @@ class RunRecorder(PointLog):
     """./lab bench's record; finish() writes results.json, results.csv, the charts and report.md."""
 
     def __init__(self, out_dir, config, env, planned_points):
-        super().__init__(out_dir, SCHEMA, config, env, planned_points=planned_points)
+        super().__init__(out_dir, BENCH_SCHEMA, config, env, planned_points=planned_points)
         (self.out_dir / "servers").mkdir(exist_ok=True)
 
     def finish(self, state, error=None):
-        from labkit.bench.charts import write_charts
-        from labkit.bench.report import write_report
+        # Imported here: matplotlib (the charts) loads only when a run writes its results.
+        from labkit.bench.rebuild import write_all
         self._close(state, error)
-        self.run["summary"] = summarize_points(self.run["points"])
-        write_csv(self.out_dir / "results.csv", self.run["points"])
-        self.run["charts"] = write_charts(self.run["summary"], self.out_dir, self.run["env"]["host"]["cpus"])
-        write_json(self.out_dir / "results.json", self.run)
-        write_report(self.out_dir / "report.md", self.run)
-        return self.run
+        return write_all(self.run, self.out_dir)
 
 
 class BenchRunner:

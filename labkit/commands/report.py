@@ -1,21 +1,28 @@
 """./lab report DIR: rebuild a results folder's report.md, charts and tables from its results.json
-(bench or capacity); ./lab compare DIR_A DIR_B: per-point differences, non-zero exit on a regression.
+(bench or capacity) or soak.json (soak); ./lab compare DIR_A DIR_B: per-point differences, non-zero
+exit on a regression.
 
 Both read only what a results folder commits (results.json with the per-window histograms), so
 they work on docs/results/ as well as on a fresh results/ folder.
 """
-import gzip
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
 from labkit.ground.arguments import percentage
 from labkit.measure.histograms import latency_ms, merged
-from labkit.measure.results import read_json
+from labkit.measure.results import (
+    BENCH_SCHEMA,
+    CAPACITY_SCHEMA,
+    RESULTS_JSON,
+    SOAK_JSON,
+    SOAK_SCHEMA,
+    StoredRun,
+    compress_back,
+    stored_file,
+)
 from labkit.ground.errors import LabError
 from labkit.ground.machine import cpu_text
-
-BENCH, CAPACITY = "loomlab.bench/1", "loomlab.capacity/1"
 
 _parsers = {}
 
@@ -40,61 +47,58 @@ def register(subparsers):
     _parsers["compare"] = c
 
 
-def results_file(folder):
-    """The folder's results.json, or the results.json.gz committed under docs/results/; None when neither."""
-    for name in ("results.json", "results.json.gz"):
-        path = Path(folder) / name
-        if path.is_file():
-            return path
-    return None
-
-
-def load_run(parser, folder):
-    path = results_file(folder)
+def load_run(parser, folder, names=(RESULTS_JSON,), schemas=(BENCH_SCHEMA, CAPACITY_SCHEMA)):
+    """The folder's StoredRun, from the first of `names` it holds; a usage error when it holds none
+    or its schema is not one of `schemas`."""
+    path = stored_file(folder, *names)
     if path is None:
-        parser.error(f"{folder} holds no results.json (or results.json.gz)")
+        parser.error(f"{folder} holds no " + " nor ".join(f"{name} (or {name}.gz)" for name in names))
     try:
-        run = read_json(path)
+        stored = StoredRun.read(path)
     except (ValueError, OSError, EOFError) as e:
         raise LabError(f"{path} is not valid JSON: {e}") from None
-    if run.get("schema") not in (BENCH, CAPACITY):
-        parser.error(f"{path}: unknown schema '{run.get('schema')}' (expected {BENCH} or {CAPACITY})")
-    return run
+    if stored.schema not in schemas:
+        parser.error(f"{path}: unknown schema '{stored.schema}' (expected {' or '.join(schemas)})")
+    return stored
 
 
-def rebuild(run, out_dir):
-    """Writes the folder's derived files again from its point records. A committed folder keeps its
-    results.json.gz (rewritten) and gains no uncompressed copy."""
-    compressed = results_file(out_dir) == out_dir / "results.json.gz"
-    if run["schema"] == CAPACITY:
-        from labkit.capacity.report import write_all
-        write_all(run, out_dir)
-    else:
-        from labkit.bench.charts import write_charts
-        from labkit.bench.report import write_report
-        from labkit.measure.results import summarize, write_csv, write_json
-        run["summary"] = summarize(run["points"])
-        write_csv(out_dir / "results.csv", run["points"])
-        run["charts"] = write_charts(run["summary"], out_dir, run["env"]["host"]["cpus"])
-        write_json(out_dir / "results.json", run)
-        write_report(out_dir / "report.md", run)
-    if compressed:
-        plain = out_dir / "results.json"
-        (out_dir / "results.json.gz").write_bytes(gzip.compress(plain.read_bytes(), mtime=0))
-        plain.unlink()
-    return run
+def _rebuild_bench(run, out_dir):
+    from labkit.bench.rebuild import write_all
+    write_all(run, out_dir)
+    return f"{len(run['points'])} windows, charts: {', '.join(run['charts']) or 'none'}"
+
+
+def _rebuild_capacity(run, out_dir):
+    from labkit.capacity.report import write_all
+    write_all(run, out_dir)
+    return f"{len(run['points'])} windows, charts: {', '.join(run['charts']) or 'none'}"
+
+
+def _rebuild_soak(run, out_dir):
+    from labkit.soak.report import rebuild
+    rebuild(run, out_dir)
+    return f"{len(run['targets'])} soaked targets"
+
+
+# Each schema's rebuild: writes the folder's files again from its record (the record file plain),
+# and says what it rebuilt. Imported when called: the charts load matplotlib.
+REBUILDS = {BENCH_SCHEMA: _rebuild_bench, CAPACITY_SCHEMA: _rebuild_capacity, SOAK_SCHEMA: _rebuild_soak}
+
+
+def rebuild(stored, out_dir):
+    """Writes the folder's derived files again from its record. A committed folder keeps its
+    compressed record (rewritten) and gains no uncompressed copy."""
+    done = REBUILDS[stored.schema](stored.run, out_dir)
+    if stored.compressed:
+        compress_back(out_dir, stored.name)
+    return done
 
 
 def run_report(args):
     out_dir = Path(args.dir)
-    if any((out_dir / name).is_file() for name in ("soak.json", "soak.json.gz")) and results_file(out_dir) is None:
-        from labkit.soak.runner import rebuild as rebuild_soak
-        run = rebuild_soak(out_dir)
-        print(f"rebuilt {out_dir / 'report.md'} ({len(run['targets'])} soaked targets)")
-        return 0
-    run = load_run(_parsers["report"], out_dir)
-    rebuild(run, out_dir)
-    print(f"rebuilt {out_dir / 'report.md'} ({len(run['points'])} windows, charts: {', '.join(run['charts']) or 'none'})")
+    stored = load_run(_parsers["report"], out_dir, (RESULTS_JSON, SOAK_JSON), tuple(REBUILDS))
+    done = rebuild(stored, out_dir)
+    print(f"rebuilt {out_dir / 'report.md'} ({done})")
     return 0
 
 
@@ -132,13 +136,13 @@ def figures(run):
     for p in run["points"]:
         if not p.get("load"):
             continue
-        if run["schema"] == CAPACITY:
+        if run["schema"] == CAPACITY_SCHEMA:
             key = (p["mode"], f"sleep {p['sleep_max_ms']} ms")
         else:
             key = (p["mode"], p["driver"], f"c={p['concurrency']}", f"sleep {p['sleep_min_ms']}-{p['sleep_max_ms']} ms")
         groups.setdefault(key, []).append(p)
     result = {}
-    if run["schema"] == CAPACITY:
+    if run["schema"] == CAPACITY_SCHEMA:
         from labkit.capacity.summary import summarize
         for row in summarize(run):
             key = (row["mode"], f"sleep {row['sleep_max_ms']} ms")
@@ -252,7 +256,7 @@ def host_speed(run_a, run_b):
 
 def run_compare(args):
     parser = _parsers["compare"]
-    run_a, run_b = load_run(parser, args.dir_a), load_run(parser, args.dir_b)
+    run_a, run_b = load_run(parser, args.dir_a).run, load_run(parser, args.dir_b).run
     if run_a["schema"] != run_b["schema"]:
         parser.error(f"cannot compare a {run_a['schema']} run with a {run_b['schema']} run")
     figures_a, figures_b = figures(run_a), figures(run_b)  # each summarizes the whole run once
@@ -260,7 +264,7 @@ def run_compare(args):
     hosts = host_difference(run_a, run_b)
     if hosts:
         print(hosts)
-    speed = host_speed(run_a, run_b) if run_a["schema"] == CAPACITY else None
+    speed = host_speed(run_a, run_b) if run_a["schema"] == CAPACITY_SCHEMA else None
     if speed:
         print(speed)
     if not rows:

@@ -8,7 +8,8 @@ from labkit.ground.errors import UsageError
 from labkit.ground.jdk import find_java_home
 from labkit.servers.modes import find_mode
 from labkit.ground.process import ensure_port_free
-from labkit.soak.runner import DEFAULT_PORT, DRIVER, SoakConfig, parse_capacity, run_soak
+from labkit.soak.config import DEFAULT_PORT, DRIVER, SoakConfig, parse_capacity
+from labkit.soak.runner import run_soak
 from labkit.catalog import all_targets
 from labkit.servers.registry import choices
 from labkit.ground.arguments import positive_number, positive_seconds, whole_number

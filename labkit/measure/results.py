@@ -1,10 +1,12 @@
-"""Point records, the figures derived from them, medians over repeats, results.json and .csv.
+"""Point records, the figures derived from them, medians over repeats, and the files a run is
+stored in: every schema's name, results.json / soak.json (plain, or .gz as committed) and results.csv.
 
-The schema of both files is described in RESULTS-SCHEMA.md beside this module.
+The files and their schemas are described in labkit/bench/RESULTS-SCHEMA.md.
 """
 import csv
 import gzip
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from labkit.measure.histograms import latency_ms, median_spread, merged, spectrum_ms
@@ -13,7 +15,10 @@ from labkit.measure.steadiness import NOT_STEADY_SHARE, not_steady
 # The schema names of the results files, one place for every run kind (RESULTS-SCHEMA.md).
 BENCH_SCHEMA = "loomlab.bench/1"
 CAPACITY_SCHEMA = "loomlab.capacity/1"
-SCHEMA = BENCH_SCHEMA
+SOAK_SCHEMA = "loomlab.soak/1"
+# The file each run kind stores its record in, inside its results folder.
+RESULTS_JSON = "results.json"   # ./lab bench, ./lab capacity
+SOAK_JSON = "soak.json"         # ./lab soak
 # Driver CPU above this share of one core: the load tool, not the server, may set the pace.
 CLIENT_BOUND_CORES = 0.9
 # Machine CPU above this share of all cores: the point ran on a saturated machine.
@@ -232,6 +237,53 @@ def read_json(path):
     path = Path(path)
     raw = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
     return json.loads(raw)
+
+
+def stored_file(folder, *names):
+    """The first of `names` the folder holds, as a run writes it (folder/name) or as committed under
+    docs/results/ (folder/name.gz); None when it holds none."""
+    for name in names:
+        for candidate in (name, name + ".gz"):
+            path = Path(folder) / candidate
+            if path.is_file():
+                return path
+    return None
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A run's record as its results folder holds it, and the file it came from."""
+    path: Path
+    run: dict
+
+    @classmethod
+    def read(cls, path):
+        """Raises ValueError, OSError or EOFError when the file is not (gzipped) JSON."""
+        return cls(Path(path), read_json(path))
+
+    @property
+    def name(self):
+        """The file's name as a run writes it (results.json, soak.json), whether or not it is compressed."""
+        return self.path.name.removesuffix(".gz")
+
+    @property
+    def compressed(self):
+        return self.path.name.endswith(".gz")
+
+    @property
+    def schema(self):
+        # soak.json carried no schema before SOAK_SCHEMA was named: its file name says what it is.
+        if "schema" not in self.run and self.name == SOAK_JSON:
+            return SOAK_SCHEMA
+        return self.run.get("schema")
+
+
+def compress_back(folder, name):
+    """folder/name, just written plain, back into folder/name.gz without the plain copy: a folder
+    committed compressed stays so after ./lab report. mtime 0: the same JSON gives the same bytes."""
+    plain = Path(folder) / name
+    (Path(folder) / (name + ".gz")).write_bytes(gzip.compress(plain.read_bytes(), mtime=0))
+    plain.unlink()
 
 
 def portable(value, out_dir, root=None):

@@ -132,18 +132,24 @@ def stall_failure(watchdog_record, phase):
 
 
 def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response_bytes=None, on_live=None,
-          cpus=None, watchdog=None):
+          cpus=None, watchdog=None, sampler=None):
     """One run of a load tool against a running server, sampled from /proc: returns {load (the
-    LoadResult or None), failure, command, samples, resources, side_files, watchdog}. `on_live(elapsed_s,
-    rps)` is called about every second (rps from the tool's read bytes ÷ `response_bytes`);
-    `cpus` (CpuPinning) runs the tool under taskset. A tool that does not end on time is stopped.
-    `watchdog` (a Watchdog, not started) probes the server during the run; when it finds the
-    server stalled the tool is stopped at once, and its record is the result's `watchdog`."""
+    LoadResult or None), failure, stopped (why the harness stopped the tool, else None), command,
+    samples, resources, side_files, watchdog}. `on_live(elapsed_s, rps)` is called about every second
+    (rps from the tool's read bytes ÷ `response_bytes`); `cpus` (CpuPinning) runs the tool under
+    taskset. A tool that does not end on time is stopped. `watchdog` (a Watchdog, not started)
+    probes the server during the run; when it finds the server stalled the tool is stopped at once,
+    and its record is the result's `watchdog`. `sampler` (a WindowSampler already running, as ./lab
+    soak keeps one over quiet, load and idle) samples the run instead of one of its own: the tool is
+    attached to it for the run only, it is not stopped, and samples and resources are None."""
     command = (cpus.driver_prefix() if cpus else []) + driver.command(spec, executable)
     output_path = Path(f"{spec.side_file_prefix}.out")
-    sampler = WindowSampler(server_pid, sample_interval_s)
+    own_sampler = sampler is None
+    if own_sampler:
+        sampler = WindowSampler(server_pid, sample_interval_s)
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    sampler.start()
+    if own_sampler:
+        sampler.start()
     began = time.monotonic()
     process = spawn(command, output_path, cwd=cwd)
     # A stall's thread dump runs jcmd, a child of the lab too: its CPU then counts as the driver's
@@ -173,7 +179,11 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
             stop(process, grace_seconds=5)
         if watchdog:
             watchdog.stop()
-        samples = sampler.stop()
+        if own_sampler:
+            samples = sampler.stop()
+        else:
+            sampler.attach_driver(None)
+            samples = None
     wall_s = time.monotonic() - began
     children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     # The driver is the only child reaped in this window, so the children's rusage delta is its exact CPU.
@@ -188,8 +198,9 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
             load.notes.append(f"stopped by the harness after {wall_s:.0f} s: {killed}")
     except (DriverOutputError, ValueError, KeyError) as e:
         failure = f"{driver.name} exit {process.returncode}: {e}"
-    return {"load": load, "failure": failure, "command": " ".join(shlex.quote(c) for c in redacted(command)),
-            "samples": samples, "resources": measured_resources(spec, samples, sampler, driver_cpu_s),
+    return {"load": load, "failure": failure, "stopped": killed,
+            "command": " ".join(shlex.quote(c) for c in redacted(command)), "samples": samples,
+            "resources": measured_resources(spec, samples, sampler, driver_cpu_s) if own_sampler else None,
             "side_files": [p for p in driver.side_files(spec) if Path(p).is_file()],
             "watchdog": watchdog.record() if watchdog else None}
 

@@ -11,18 +11,19 @@ import time
 import pytest
 
 from labkit import ROOT
-from labkit.soak import runner as soak
+from labkit.measure.results import SOAK_SCHEMA
+from labkit.soak import checks, config as soak_config, report as soak_report, runner
 from labkit.load.tools import ensure_tools
-from labkit.measure.sampler import ProcessReading, Sample, write_samples_csv
+from labkit.measure.sampler import ProcessReading, Sample, read_samples_csv, write_samples_csv
 from labkit.ground.errors import UsageError
 from labkit.ground.process import spawn, stop
 from labkit.servers.registry import Target
 
 
 def test_back_near_idle_is_the_start_of_the_last_stretch_at_or_below_the_limit():
-    assert soak.back_near_idle([(0.5, 300), (1.0, 120), (1.5, 90), (2.0, 95)], 100) == 1.5
-    assert soak.back_near_idle([(0.5, 90), (1.0, 150), (1.5, 90)], 100) == 1.5, "a relapse restarts the clock"
-    assert soak.back_near_idle([(0.5, 90), (1.0, 150)], 100) is None, "still above at the end"
+    assert checks.back_near_idle([(0.5, 300), (1.0, 120), (1.5, 90), (2.0, 95)], 100) == 1.5
+    assert checks.back_near_idle([(0.5, 90), (1.0, 150), (1.5, 90)], 100) == 1.5, "a relapse restarts the clock"
+    assert checks.back_near_idle([(0.5, 90), (1.0, 150)], 100) is None, "still above at the end"
 
 
 def _sample(t, threads, rss_mb):
@@ -40,7 +41,7 @@ def test_rebuild_takes_the_load_phase_and_the_cpu_of_both_from_the_raw_samples(t
                for t in (0, 0.5, 1, 2, 3, 4, 5, 6)]
     (tmp_path / "raw").mkdir()
     write_samples_csv(tmp_path / "raw" / "v.r1.samples.csv", samples)
-    config = soak.SoakConfig(modes=("v",), capacity={"v": 100}, repeats=1).to_dict()
+    config = soak_config.SoakConfig(modes=("v",), capacity={"v": 100}, repeats=1).to_dict()
     run = {"config": config, "env": {"command": "test"}, "state": "complete", "order": [["v"]],
            "targets": [{"mode": "v", "repeat": 1, "capacity_rps": 100, "rate": 200, "alive": True, "oom": False,
                         "load": {}, "fresh_request": {"status": 200, "seconds": 0.004}}]}
@@ -55,46 +56,99 @@ def test_rebuild_takes_the_load_phase_and_the_cpu_of_both_from_the_raw_samples(t
     assert rebuilt["targets"][0]["checks"]["threads_back"] is True
     assert "| 1.00 / 1.00 |" in (tmp_path / "report.md").read_text()
     assert not (tmp_path / "soak.json").exists(), "written back compressed, as found"
+    assert "schema" not in rebuilt, "a soak.json from before the schema was named is rewritten as it was"
 
 
 def test_threads_that_stay_up_after_the_load_are_not_back():
     idle = [_sample(t, 40, 500) for t in (0, 0.5, 1)]
     load = [_sample(t, 4040, 1500) for t in (2, 3, 4)]
     after = [_sample(t, 4040, 520) for t in (5, 6, 7)]   # the platform pool keeps its threads
-    result = soak.resource_checks(idle, idle + load + after, load_began=1.5, load_ended=4)
+    result = checks.resource_checks(idle, idle + load + after, load_began=1.5, load_ended=4)
     assert result["threads"] == {"idle": 40, "peak": 4040, "end": 4040, "back_after_s": None, "limit": 50}
     assert result["rss_mb"]["back_after_s"] == 1.0 and result["rss_mb"]["peak"] == 1500
 
 
+def _round(**changes):
+    """A round's record that passes every check; `changes` replace its fields."""
+    record = {"alive": True, "oom": False, "load": {"ok": 100, "errors": {"total": 0}},
+              "resources": {"threads": {"back_after_s": 2.0}, "rss_mb": {"back_after_s": 4.5}},
+              "fresh_request": {"status": 200, "seconds": 0.004}}
+    return {**record, **changes}
+
+
+def test_a_round_that_survived_and_recovered_passes_every_check():
+    assert checks.checks(_round()) == {"no_crash": True, "no_oom": True, "load_measured": True, "threads_back": True,
+                                       "rss_back": True, "fresh_request_within_1s": True}
+
+
+@pytest.mark.parametrize("changes, check, verdict", [
+    ({"alive": False}, "no_crash", False),
+    ({"oom": True}, "no_oom", False),
+    ({"oom": None}, "no_oom", None),                       # no server log to read
+    ({"load": {"failure": "vegeta exit 1: no results"}}, "load_measured", False),
+    ({"load": {}}, "load_measured", False),
+    ({"resources": None}, ("threads_back", "rss_back"), None),  # no samples after the load
+    ({"resources": {"threads": {"back_after_s": None}, "rss_mb": {"back_after_s": 1.0}}}, "threads_back", False),
+    ({"resources": {"threads": {"back_after_s": 1.0}, "rss_mb": {"back_after_s": None}}}, "rss_back", False),
+    ({"fresh_request": {"status": 200, "seconds": checks.FRESH_REQUEST_LIMIT_S + 0.001}}, "fresh_request_within_1s", False),
+    ({"fresh_request": {"status": 503, "seconds": 0.01}}, "fresh_request_within_1s", False),
+    ({"fresh_request": None}, "fresh_request_within_1s", False),  # the server had died
+])
+def test_each_check_fails_on_its_own_evidence(changes, check, verdict):
+    hit = check if isinstance(check, tuple) else (check,)
+    result = checks.checks(_round(**changes))
+    assert all(result[name] is verdict for name in hit)
+    assert all(value is True for name, value in result.items() if name not in hit), "the other checks still pass"
+
+
+def test_recheck_takes_the_recorded_load_phase_else_where_the_load_tool_was_attached():
+    def samples(attached):
+        return [Sample(t=t, server=ProcessReading(cpu_s=0, rss_kb=500 * 1024, hwm_kb=500 * 1024,
+                                                  threads=400 if 2 <= t <= 4 else 40, read_bytes=None),
+                       driver=(ProcessReading(cpu_s=0, rss_kb=0, hwm_kb=0, threads=0, read_bytes=None)
+                               if attached and 2 <= t <= 4 else None),
+                       machine_busy_s=0, machine_total_s=0)
+                for t in (0, 1, 2, 3, 4, 5, 6, 7)]
+    record = checks.recheck(_round(resources=None), samples(attached=True))
+    assert record["resources"]["load_t_s"] == [2, 4] and record["resources"]["threads"]["back_after_s"] == 1.0
+    assert record["checks"]["threads_back"] is True
+    # A recorded load phase wins over the samples: here it ends at 6 s, so the threads are back at once.
+    recorded = checks.recheck(_round(resources={"load_t_s": [1, 6]}), samples(attached=True))
+    assert recorded["resources"]["load_t_s"] == [1, 6] and recorded["resources"]["threads"]["peak"] == 400
+    assert recorded["resources"]["threads"]["back_after_s"] == 1.0
+    untouched = _round(resources=None, checks={"no_crash": True})
+    assert checks.recheck(dict(untouched), samples(attached=False)) == untouched, "no load phase: left as it was"
+
+
 def test_capacity_comes_from_a_number_a_list_or_results_json(tmp_path):
-    assert soak.parse_capacity("150", ("a", "b")) == {"a": 150, "b": 150}
-    assert soak.parse_capacity("a=100,b=2.5e3", ("a", "b")) == {"a": 100, "b": 2500}
+    assert soak_config.parse_capacity("150", ("a", "b")) == {"a": 150, "b": 150}
+    assert soak_config.parse_capacity("a=100,b=2.5e3", ("a", "b")) == {"a": 100, "b": 2500}
     bench = {"points": [{"mode": "a", "concurrency": 100, "load": {"ok_rps": 90}, "sleep_min_ms": 100, "sleep_max_ms": 100},
                         {"mode": "a", "concurrency": 1000, "load": {"ok_rps": 120}, "sleep_min_ms": 100, "sleep_max_ms": 100},
                         {"mode": "a", "load": {"ok_rps": 9000}, "sleep_min_ms": 1, "sleep_max_ms": 1},
                         {"mode": "b", "load": None, "sleep_min_ms": 100, "sleep_max_ms": 100}]}
     (tmp_path / "bench.json").write_text(json.dumps(bench))
     with pytest.raises(UsageError, match="no rate for b"):
-        soak.parse_capacity(str(tmp_path / "bench.json"), ("a", "b"))
-    assert soak.parse_capacity(str(tmp_path / "bench.json"), ("a",), sleep_ms=100) == {"a": 120}, "same sleep only"
+        soak_config.parse_capacity(str(tmp_path / "bench.json"), ("a", "b"))
+    assert soak_config.parse_capacity(str(tmp_path / "bench.json"), ("a",), sleep_ms=100) == {"a": 120}, "same sleep only"
     # As committed under docs/results/: compressed.
     (tmp_path / "results.json.gz").write_bytes(gzip.compress(json.dumps(bench).encode()))
-    assert soak.parse_capacity(str(tmp_path / "results.json.gz"), ("a",), sleep_ms=100) == {"a": 120}
+    assert soak_config.parse_capacity(str(tmp_path / "results.json.gz"), ("a",), sleep_ms=100) == {"a": 120}
     (tmp_path / "broken.json.gz").write_bytes(b"not gzip")
     with pytest.raises(UsageError, match="not a results file"):
-        soak.parse_capacity(str(tmp_path / "broken.json.gz"), ("a",))
+        soak_config.parse_capacity(str(tmp_path / "broken.json.gz"), ("a",))
     # The median of a point's repeats, the best point; a target at one heap is named without it.
     repeats = {"points": [{"mode": "v@4g", "target": "v", "heap": "4g", "concurrency": c, "load": {"ok_rps": r},
                            "sleep_min_ms": 100, "sleep_max_ms": 100}
                           for c, r in ((1000, 700), (1000, 900), (1000, 5000), (12000, 800), (12000, 850), (12000, 860))]}
-    assert soak.capacity_from_results(repeats) == {"v": 900}
+    assert soak_config.capacity_from_results(repeats) == {"v": 900}
     repeats["points"].append(dict(repeats["points"][0], mode="v@1g", heap="1g"))
-    assert soak.capacity_from_results(repeats) == {}, "several heaps: no single rate"
+    assert soak_config.capacity_from_results(repeats) == {}, "several heaps: no single rate"
     capacity_run = {"summary": [{"mode": "a", "capacity_rps": {"median": 800, "min": 760, "max": 820}}]}
-    assert soak.capacity_from_results(capacity_run) == {"a": 800}
+    assert soak_config.capacity_from_results(capacity_run) == {"a": 800}
     for bad in ("0", "-5", "fast", "a=x"):
         with pytest.raises(UsageError):
-            soak.parse_capacity(bad, ("a",))
+            soak_config.parse_capacity(bad, ("a",))
 
 
 # A server that answers /api/sleep and dies (exit 3) at its 40th request, as a crash under load would.
@@ -132,15 +186,25 @@ class _DyingServer:
 def test_a_server_that_dies_under_the_load_is_reported_as_crashed(tmp_path):
     executable = ensure_tools(["vegeta"])["vegeta"]
     target = Target("dies", "dies at its 40th request", None, lambda port, jvm_options=(), jvm_defaults=True: _DyingServer(port, tmp_path / "s.log"))
-    config = soak.SoakConfig(modes=("dies",), capacity={"dies": 25}, load_s=3, idle_s=2, warmup_s=0, port=19251,
+    config = soak_config.SoakConfig(modes=("dies",), capacity={"dies": 25}, load_s=3, idle_s=2, warmup_s=0, port=19251,
                              repeats=2)
-    run = soak.run_soak(config, {"dies": target}, executable, tmp_path / "out", {"command": "test"}, log=lambda m: None)
+    run = runner.run_soak(config, {"dies": target}, executable, tmp_path / "out", {"command": "test"}, log=lambda m: None)
     assert [record["repeat"] for record in run["targets"]] == [1, 2], "each round on a fresh server"
     for record in run["targets"]:
         assert record["checks"]["no_crash"] is False
         assert record["fresh_request"] is None
         assert record["load"]["errors"]["total"] > 0, "requests after the crash count as failed"
-    [row] = soak.summarize(run)
+    assert run["schema"] == SOAK_SCHEMA
+    assert json.loads((tmp_path / "out" / "soak.json").read_text())["schema"] == SOAK_SCHEMA
+    # The load ran through measure.session.drive on the round's own sampler: the tool shows in the
+    # samples during the load only, and the record keeps what vegeta was asked and what it sent.
+    samples = read_samples_csv(tmp_path / "out" / "raw" / "dies.r1.samples.csv")
+    began, ended = checks.load_window(samples)
+    assert 2 <= ended - began <= 4 and samples[-1].driver is None
+    load = run["targets"][0]["load"]
+    assert load["asked_rps"] == 50 and load["seconds"] == 3 and load["sent_rps"] > 0
+    assert "vegeta" in load["command"] and "-rate 50/1s" in load["command"]
+    [row] = soak_report.summarize(run)
     assert (row["rounds"], row["crashed"], row["fresh_failed"]) == (2, 2, 2)
     assert row["failed"]["min"] > 0
     report = (tmp_path / "out" / "report.md").read_text()
