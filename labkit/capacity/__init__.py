@@ -1,6 +1,23 @@
 """./lab capacity: the highest arrival rate each target serves within a latency goal, open model.
 
-Modules: config.py (options), search.py (ramp + bisection, pure), runner.py (servers, warm-up,
-windows; the bench's server start, load runs and sampler underneath), summary.py (capacity per
-target from the point records), report.py and charts.py (what people read), command.py.
+Where a reader starts: labkit/commands/capacity.py (the options and the checks before anything
+starts), then runner.py (the plan). Modules, in the order a run uses them:
+- config.py     the options, validated, and what follows from them per sleep (goal, pre-roll, timeout, warm-up sleep)
+- runner.py     the plan: per sleep a search per target, then the confirmation rounds in rotated order; the ETA
+- context.py    what the parts of a run share (options, targets, load tool, record, JDK, console, timings)
+- search.py     the rate search: doubling ramp, then bisection (pure)
+- session.py    one fresh server: start, probe, JFR, warm-up, full GC, rest; stopped in a `finally`
+- warmup.py     closed-model iterations until the throughput is steady and the JIT quiet
+- window.py     one window as a frozen value (target, sleep, phase, step, round, rate, length);
+                its re-runs are copies
+- windows.py    the window loop: a fixed-rate vegeta run per window, longer re-runs, measured again
+- between.py    between windows: full GC, rest until quiet, TIME_WAIT drained; is the server still there
+- verdicts.py   the rules that judge a window from its record (goal, young collections, measure
+                again, server lost, connection bound; pure)
+- points.py     a window's point record and its derived figures (pure)
+- recorder.py   points.jsonl as the run goes, and the files report.py writes at its end
+- summary.py    capacity per target from the point records: spreads, merged histograms, ratios
+- report.py, charts.py   what people read: results.json/.csv, report.md, charts (also ./lab report DIR)
+
+Servers, load runs and /proc sampling are the measurement layer's (labkit/measure/).
 """

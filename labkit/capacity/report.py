@@ -7,8 +7,10 @@ from labkit.measure.plan import format_duration
 from labkit.measure.results import FLAG_MEANINGS, write_csv
 from labkit.ground.machine import cpu_text
 from labkit.capacity.charts import write_charts
-from labkit.capacity.runner import HOST_REST_S, STEAL_AGAIN_SHARE, WARMUP_SLEEP_MAX_MS
+from labkit.capacity.config import WARMUP_SLEEP_MAX_MS
+from labkit.capacity.points import gc_pauses_text
 from labkit.capacity.summary import CEILING_IN_REACH_SHARE, ratios, summarize
+from labkit.capacity.verdicts import HOST_REST_S, STEAL_AGAIN_SHARE
 
 CSV_COLUMNS = (
     ("index", ("index",)), ("id", ("id",)), ("phase", ("phase",)), ("mode", ("mode",)),
@@ -262,7 +264,7 @@ def _steps_table(run):
                    "counts as met", "flags", "histogram"], rows)
 
 
-# A window's capacity.verdict (runner.window_verdict) as the report says it; runs made before the
+# A window's capacity.verdict (verdicts.window_verdict) as the report says it; runs made before the
 # young-collection rule have none, only `passed`.
 VERDICT_CELLS = {"met": "yes", "missed": "no", "rerun-longer": "not yet: too few young GCs, re-run longer",
                  "met-few-gcs": "yes, few-gcs at the cap", "met-gcs-unknown": "yes (young GCs not counted)",
@@ -303,18 +305,6 @@ def _rerun_section(run):
             f"A window that met the goal with fewer than {run['config'].get('min_young_gcs')} young collections is "
             f"measured again at the same rate for twice as long, up to {run['config'].get('max_window_s')} s "
             f"(the earlier window then counts for nothing).", ""] + lines + [""]
-
-
-def gc_pauses_text(jfr):
-    """'3 (2 young, longest 52.1 ms); VM operation G1CollectForAllocation 52.1 ms' from a window's JFR
-    figures (runs made before the young count: '3 (longest 52.1 ms)')."""
-    if not jfr or not jfr.get("available"):
-        return "–"
-    young = f"{jfr['young_gc_count']} young, " if jfr.get("young_gc_count") is not None else ""
-    text = f"{jfr['gc_count']} ({young}longest {number(jfr['gc_pause_max_ms'], 1)} ms)"
-    if jfr.get("vm_operation_max"):
-        text += f"; VM operation {jfr['vm_operation_max']} {number(jfr['vm_operation_max_ms'], 1)} ms"
-    return text
 
 
 def _sessions_table(run):

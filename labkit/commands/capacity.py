@@ -17,7 +17,8 @@ from labkit.ground.process import ensure_port_free
 from labkit.catalog import all_targets
 from labkit.capacity import config as options
 from labkit.capacity.config import CapacityConfig
-from labkit.capacity.runner import CapacityRecorder, CapacityRunner
+from labkit.capacity.recorder import CapacityRecorder
+from labkit.capacity.runner import CapacityRunner
 
 _parser = None
 

@@ -1,6 +1,6 @@
-"""./lab capacity without servers: the rate search, the goal, the summary from point records
+"""./lab capacity without servers: the rate search, the goal's option, the summary from point records
 (merged histograms, spreads, ratios with ceilings), the report, compare, and the shared helpers
-(steadiness, CPU pinning, portable paths)."""
+(steadiness, CPU pinning, portable paths). The rules that judge a window: test_capacity_verdicts.py."""
 import argparse
 import copy
 import json
@@ -12,19 +12,14 @@ import pytest
 
 from labkit import ROOT
 from labkit.measure.cpus import CpuPinning, cpu_pinning, server_jvm_options
-from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, new_histogram
+from labkit.load.tools import new_histogram
 from labkit.measure.histograms import encode, median_spread
 from labkit.measure.results import portable
 from labkit.measure.steadiness import not_steady, settled
 from labkit.capacity.config import LatencyGoal, latency_goal
 from labkit.capacity.report import report, summary_line
-from labkit.capacity.runner import (
-    CapacityRecorder,
-    connection_cap,
-    load_tool_failed,
-    meets_goal,
-    time_wait_sockets,
-)
+from labkit.capacity.between import time_wait_sockets
+from labkit.capacity.recorder import CapacityRecorder
 from labkit.measure.plan import rotated
 from labkit.capacity.search import RateSearch
 from labkit.capacity.summary import ratios, summarize
@@ -67,30 +62,6 @@ def test_search_that_never_meets_the_goal_has_no_capacity():
 
 
 # -- options ------------------------------------------------------------------------------------
-def window_record(p99_ms, errors=0, complete=True):
-    return {"load": {"errors": {"total": errors}, "complete": complete, "latency_ms": {"p99": p99_ms}}}
-
-
-def test_a_window_meets_the_goal_only_complete_without_errors_and_within_the_latency():
-    assert meets_goal(window_record(140.0), "p99", 150)
-    assert not meets_goal(window_record(151.0), "p99", 150)
-    assert not meets_goal(window_record(140.0, errors=1), "p99", 150)
-    assert not meets_goal(window_record(140.0, complete=False), "p99", 150)  # part of the window had no load
-
-
-def test_a_window_is_measured_again_only_when_the_load_tool_was_both_saturated_and_late():
-    assert load_tool_failed({"flags": ["client-bound", "driver-behind", "errors"]})
-    assert not load_tool_failed({"flags": ["driver-behind", "errors"]})  # late, but the tool had CPU left
-    assert not load_tool_failed({"flags": ["client-bound"]})
-
-
-def test_a_window_may_open_twice_the_connections_its_goal_allows_in_flight():
-    assert connection_cap(4000, 150) == 1200
-    assert connection_cap(10, 150) == 64  # never fewer than a small pool
-    # A 2 s sleep at 8,000 req/s would want 32,800: held at the bound `ulimit -n` was raised for.
-    assert connection_cap(8000, 2050) == MAX_CONNECTIONS_OPEN_MODEL < 32_800
-
-
 def test_time_wait_sockets_counts_closed_client_connections_to_the_server_port_only(tmp_path):
     table = tmp_path / "tcp"
     header = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"

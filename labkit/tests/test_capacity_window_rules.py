@@ -8,17 +8,22 @@ import stat
 import types
 from pathlib import Path
 
-import pytest
-
 from labkit.measure import perfcounters
 from labkit.load.levels import SleepSpec
 from labkit.measure.jfr import summarize_events
 from labkit.measure.steadiness import warmup_end
-from labkit.capacity import runner as runner_module
+from labkit.capacity import between as between_module
+from labkit.capacity import session as session_module
+from labkit.capacity import warmup as warmup_module
+from labkit.capacity import windows as windows_module
+from labkit.capacity.between import check_server
 from labkit.capacity.config import CapacityConfig, LatencyGoal
 from labkit.capacity.report import report
-from labkit.capacity.runner import CapacityRunner, longer_window, window_verdict
+from labkit.capacity.runner import CapacityRunner
+from labkit.capacity.session import ServerSession
 from labkit.capacity.summary import summarize
+from labkit.capacity.verdicts import HOST_REST_S, server_lost, window_verdict
+from labkit.capacity.warmup import warm_up
 
 from labkit.tests.test_capacity_units import point, synthetic_run
 
@@ -77,18 +82,6 @@ def test_jfr_counts_young_collections_apart_from_old_and_full_ones():
     assert summarize_events([gc_event("Shenandoah", 3)], *window)["young_gc_count"] is None
 
 
-def test_a_window_counts_only_with_enough_young_collections_and_failing_is_final():
-    assert window_verdict(True, 2, 2, 15, 120) == (True, "met")
-    assert window_verdict(True, 1, 2, 15, 120) == (False, "rerun-longer")
-    assert window_verdict(True, 0, 2, 60, 120) == (False, "rerun-longer")
-    assert window_verdict(True, 1, 2, 120, 120) == (True, "met-few-gcs")     # at the cap: counts, flagged
-    assert window_verdict(False, 0, 2, 15, 120) == (False, "missed")         # a miss is never re-run
-    assert window_verdict(False, 9, 2, 15, 120) == (False, "missed")
-    assert window_verdict(True, None, 2, 15, 120) == (True, "met-gcs-unknown")  # no JFR: the goal alone
-    assert window_verdict(True, 0, 0, 15, 120) == (True, "met")              # --min-young-gcs 0: rule off
-    assert [longer_window(w, 120) for w in (15, 30, 60, 100)] == [30, 60, 120, 120]
-
-
 def capacity_config(**overrides):
     values = dict(modes=("virtual",), sleeps=(SleepSpec(100, 100),), goal=LatencyGoal("p99", 50.0, True), depth=100,
                   duration_s=15, preroll_s=None, repeats=3, start_rate=250, max_rate=50_000, resolution=0.05,
@@ -98,31 +91,30 @@ def capacity_config(**overrides):
     return CapacityConfig(**values)
 
 
-def bare_runner(tmp_path, config, java_home=None):
+def bare_runner(tmp_path, config, java_home=None, targets=None):
     recorder = types.SimpleNamespace(out_dir=tmp_path)
-    return CapacityRunner(config, {}, "vegeta", recorder, java_home=java_home, log=lambda line: None)
+    return CapacityRunner(config, targets or {}, "vegeta", recorder, java_home=java_home, log=lambda line: None)
 
 
 def windows_with(runner, outcome):
     """Replaces the runner's measurement: outcome(window_s) -> (met_goal, young collections); the real
-    _judge decides. Returns the list of windows measured, as (window_s, extends id)."""
+    judge decides. Returns the list of windows measured, as (window_s, extends id)."""
     measured = []
 
-    def measure(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left, window_s,
-                extends, again_of=None, ramp=False):
-        met, young = outcome(window_s)
-        record = {"id": f"{rate}rps-w{window_s}s", "flags": [], "capacity": {"met_goal": met},
+    def measure(session, window):
+        met, young = outcome(window.window_s)
+        record = {"id": f"{window.rate}rps-w{window.window_s}s", "flags": [], "capacity": {"met_goal": met},
                   "jfr": {"available": True, "young_gc_count": young}}
-        runner._judge(record, window_s, ramp)
-        measured.append((window_s, (extends or {}).get("id")))
+        runner.windows.judge(record, window)
+        measured.append((window.window_s, (window.extends or {}).get("id")))
         return record
-    runner._measure_window = measure
+    runner.windows.measure_once = measure
     return measured
 
 
 def run_window(runner, ramp=False):
-    return runner._window(None, "url", 1, {}, "virtual", SleepSpec(100, 100), 2000, "search", 1, None, (0, 0),
-                          ramp=ramp)
+    window = runner._first_window("virtual", SleepSpec(100, 100), "search", 1, None, 2000, ramp=ramp)
+    return runner.windows.measure(None, window)
 
 
 def test_on_the_ramp_a_pass_with_too_few_young_collections_counts_at_once(tmp_path):
@@ -168,17 +160,16 @@ def stolen_windows(runner, monkeypatch, outcomes):
     stolen) from `outcomes`; returns the windows measured as (id, again_of) and the rests taken."""
     measured, rests, queue = [], [], list(outcomes)
 
-    def measure(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left, window_s,
-                extends, again_of=None, ramp=False):
+    def measure(session, window):
         met, share = queue.pop(0)
         record = {"id": f"w{len(measured) + 1}", "flags": [], "capacity": {"met_goal": met},
                   "jfr": {"available": True, "young_gc_count": 5},
                   "resources": {"machine": {"server_cpus_steal_share": share}}}
-        runner._judge(record, window_s, ramp)
-        measured.append((record["id"], again_of))
+        runner.windows.judge(record, window)
+        measured.append((record["id"], window.again_of))
         return record
-    runner._measure_window = measure
-    monkeypatch.setattr(runner_module.time, "sleep", rests.append)
+    runner.windows.measure_once = measure
+    monkeypatch.setattr(windows_module.time, "sleep", rests.append)
     return measured, rests
 
 
@@ -186,7 +177,7 @@ def test_a_window_missed_while_the_host_stole_the_servers_cpus_is_measured_once_
     runner = bare_runner(tmp_path, capacity_config())
     measured, rests = stolen_windows(runner, monkeypatch, [(False, 0.31), (True, 0.02)])
     record = run_window(runner)
-    assert measured == [("w1", None), ("w2", "w1")] and rests == [runner_module.HOST_REST_S]
+    assert measured == [("w1", None), ("w2", "w1")] and rests == [HOST_REST_S]
     assert record["id"] == "w2" and record["capacity"]["passed"]
 
     # Once only: a second stolen miss stands.
@@ -204,36 +195,35 @@ def test_a_window_missed_while_the_host_stole_the_servers_cpus_is_measured_once_
 
 # -- a server that stopped answering -------------------------------------------------------------
 
-def confirmed_rates(runner, lost):
+def confirmed_rates(runner, lost, monkeypatch):
     """Runs one confirmation round at 4,000 req/s where every window misses, with the load tool both
     saturated and late (which alone would measure it again); `lost` marks each window's server as no
     longer answering. Returns the rates measured, in order."""
     rates = []
 
-    def measure(server, url, response_bytes, session, mode, sleep, rate, phase, step, repeat, left, window_s,
-                extends, again_of=None, ramp=False):
-        rates.append(rate)
+    def measure(session, window):
+        rates.append(window.rate)
         record = {"id": f"w{len(rates)}", "flags": ["client-bound", "driver-behind"],
                   "capacity": {"met_goal": False}, "jfr": {"available": True, "young_gc_count": 5},
                   "resources": {"driver": {"cpu_cores": 1.0}}}
         if lost:
             record["server_unresponsive"] = {"probe": "GET /api/info", "outcome": "failed", "timeout_s": 10.0}
-        runner._judge(record, window_s, ramp)
+        runner.windows.judge(record, window)
         return record
-    runner._measure_window = measure
+    runner.windows.measure_once = measure
     server = types.SimpleNamespace(port=19700)
-    runner._session = lambda mode, sleep, phase, repeat, work: work(server, "url", 1, {})
-    runner._wait_for_time_wait = lambda port, limit=None: None
+    runner.sessions.run = lambda mode, sleep, phase, repeat, work: work(ServerSession(server, "url", 1, {}))
+    monkeypatch.setattr(windows_module, "wait_for_time_wait", lambda port, limit=None: None)
     runner._confirm("virtual", SleepSpec(100, 100), 1, 4000)
     return rates
 
 
-def test_a_round_ends_at_the_first_window_after_which_the_server_stopped_answering(tmp_path):
+def test_a_round_ends_at_the_first_window_after_which_the_server_stopped_answering(tmp_path, monkeypatch):
     # A server still there: the missed window is measured again (the load tool failed), then twice lower.
-    assert confirmed_rates(bare_runner(tmp_path, capacity_config()), lost=False) == [4000, 4000, 3800, 3800, 3610,
-                                                                                       3610]
+    assert confirmed_rates(bare_runner(tmp_path, capacity_config()), lost=False,
+                           monkeypatch=monkeypatch) == [4000, 4000, 3800, 3800, 3610, 3610]
     # A server that stopped answering: nothing more is measured against its closed port.
-    assert confirmed_rates(bare_runner(tmp_path, capacity_config()), lost=True) == [4000]
+    assert confirmed_rates(bare_runner(tmp_path, capacity_config()), lost=True, monkeypatch=monkeypatch) == [4000]
 
 
 class _Listener:
@@ -265,26 +255,25 @@ class _Listener:
             self.close = self.sock.close
 
 
-def checked(runner, port, errors, pid=None):
-    """The record _check_server leaves after a window with `errors` failed requests, the server on `port`."""
+def checked(log, port, errors, pid=None):
+    """The record check_server leaves after a window with `errors` failed requests, the server on `port`."""
     import os
     server = types.SimpleNamespace(pid=pid or os.getpid(), host="127.0.0.1", port=port, info_path="/api/info")
     record = {"phase": "confirm", "flags": [], "load": {"errors": {"total": errors}}}
-    runner._check_server(server, "helidon", SleepSpec(2000, 2000), record, connections=15_000)
+    check_server(server, "helidon", SleepSpec(2000, 2000), record, 15_000, log)
     return record
 
 
 def test_after_a_window_with_errors_a_running_server_that_answers_nothing_is_unresponsive(tmp_path, monkeypatch):
     timeouts = []
-    monkeypatch.setattr(runner_module, "stall_after_s",
+    monkeypatch.setattr(between_module, "stall_after_s",
                         lambda sleep_ms, connections: timeouts.append((sleep_ms, connections)) or 0.5)
     lines = []
-    runner = CapacityRunner(capacity_config(), {}, "vegeta", types.SimpleNamespace(out_dir=tmp_path), log=lines.append)
 
     # Any HTTP answer, even a 503, is a server still there: its errors are measured, not the end.
     answering = _Listener(answering=True)
     try:
-        record = checked(runner, answering.port, errors=120)
+        record = checked(lines.append, answering.port, errors=120)
     finally:
         answering.close()
     assert "server_unresponsive" not in record and record["flags"] == [] and lines == []
@@ -292,19 +281,19 @@ def test_after_a_window_with_errors_a_running_server_that_answers_nothing_is_unr
     # A listener that accepts and never answers: no answer within the probe's timeout.
     silent = _Listener(answering=False)
     try:
-        record = checked(runner, silent.port, errors=120)
+        record = checked(lines.append, silent.port, errors=120)
     finally:
         silent.close()
     assert record["server_unresponsive"] == {"probe": "GET /api/info", "outcome": "timeout", "timeout_s": 0.5}
-    assert record["flags"] == ["unresponsive"] and runner_module.server_lost(record)
+    assert record["flags"] == ["unresponsive"] and server_lost(record)
     assert "did not answer GET /api/info" in lines[0] and "confirmation round ends here" in lines[0]
 
     # A closed port (the listener gone, the process alive): refused.
-    record = checked(runner, silent.port, errors=120)
+    record = checked(lines.append, silent.port, errors=120)
     assert record["server_unresponsive"]["outcome"] == "failed" and "refused or reset" in lines[1]
 
     # Without failed requests the window itself showed the server answering: no probe is sent.
-    record = checked(runner, silent.port, errors=0)
+    record = checked(lines.append, silent.port, errors=0)
     assert "server_unresponsive" not in record and len(lines) == 2
     # Each probe waited as long as the watchdog allows the window's sleep and connections.
     assert timeouts == [(2000, 15_000)] * 3
@@ -315,10 +304,9 @@ def test_after_a_window_a_server_whose_process_exited_is_lost_without_a_probe(tm
     import sys
     done = subprocess.Popen([sys.executable, "-c", "pass"])
     done.wait()
-    runner = bare_runner(tmp_path, capacity_config())
-    record = checked(runner, 1, errors=0, pid=done.pid)
+    record = checked(lambda line: None, 1, errors=0, pid=done.pid)
     assert record["server_exited"] is True and "server_unresponsive" not in record
-    assert runner_module.server_lost(record)
+    assert server_lost(record)
 
 
 def test_without_a_young_collection_count_a_window_counts_on_its_goal_and_is_flagged(tmp_path):
@@ -354,7 +342,7 @@ class FakeClock:
 
 
 def warm_up_with(monkeypatch, tmp_path, throughputs, compile_totals, config):
-    """Runs the runner's _warm_up with each iteration taking 5 s of a fake clock, the load tool
+    """Runs the warm-up with each iteration taking 5 s of a fake clock, the load tool
     answering `throughputs` and jcmd reading `compile_totals` (None: a failed reading)."""
     clock = FakeClock()
     throughputs, totals = iter(throughputs), iter(compile_totals)
@@ -366,12 +354,12 @@ def warm_up_with(monkeypatch, tmp_path, throughputs, compile_totals, config):
     def read_counter(java_home, pid, name):
         total = next(totals)
         return (total, None) if total is not None else (None, "jcmd PerfCounter.print: boom")
-    monkeypatch.setattr(runner_module, "time", clock)
-    monkeypatch.setattr(runner_module, "drive", drive)
-    monkeypatch.setattr(runner_module.perfcounters, "read_counter", read_counter)
+    monkeypatch.setattr(warmup_module, "time", clock)
+    monkeypatch.setattr(warmup_module, "drive", drive)
+    monkeypatch.setattr(warmup_module.perfcounters, "read_counter", read_counter)
     runner = bare_runner(tmp_path, config, java_home=tmp_path)
     server = types.SimpleNamespace(base_url="http://127.0.0.1:19700", pid=4242)
-    return runner._warm_up(server, "/api/sleep", "01-virtual", 100)
+    return warm_up(runner.context, server, "/api/sleep", "01-virtual", 100)
 
 
 def test_warm_up_records_each_iterations_compiles_and_ends_when_the_jit_is_quiet(monkeypatch, tmp_path):
@@ -396,23 +384,24 @@ def test_warm_up_without_a_compile_count_falls_back_to_the_throughput_and_says_s
 
 
 def session_paths(monkeypatch, tmp_path, sleep):
-    """Runs the runner's _session for `sleep` with a fake server: (the warm-up's path, the windows' URL,
+    """Runs a server session for `sleep` with a fake server: (the warm-up's path, the windows' URL,
     the warm-up record)."""
     server = types.SimpleNamespace(pid=4242, base_url="http://127.0.0.1:19700", printable_command=lambda: "java",
                                    stop=lambda: None)
-    monkeypatch.setattr(runner_module, "start_server", lambda target, config: server)
-    monkeypatch.setattr(runner_module, "probe", lambda server, path, mode: 120)
-    monkeypatch.setattr(runner_module, "allowed_cpus", lambda pid: [1])
-    monkeypatch.setattr(runner_module, "keep_log", lambda server, out_dir, label: None)
-    runner = bare_runner(tmp_path, capacity_config(sleeps=(sleep,)))
-    runner.targets = {"virtual": types.SimpleNamespace(description="a fake server")}
-    runner.recorder.add_session = lambda session: None
+    monkeypatch.setattr(session_module, "start_server", lambda target, config: server)
+    monkeypatch.setattr(session_module, "probe", lambda server, path, mode: 120)
+    monkeypatch.setattr(session_module, "allowed_cpus", lambda pid: [1])
+    monkeypatch.setattr(session_module, "keep_log", lambda server, out_dir, label: None)
+    runner = bare_runner(tmp_path, capacity_config(sleeps=(sleep,)),
+                         targets={"virtual": types.SimpleNamespace(description="a fake server")})
+    runner.context.recorder.add_session = lambda session: None
     warmed, worked = [], []
-    runner._warm_up = lambda server, path, label, response_bytes: warmed.append(path) or {"seconds": 1}
-    runner._full_gc = lambda server: None
-    runner._cool_down = lambda server: None
-    runner._session("virtual", sleep, "search", None,
-                    lambda server, url, response_bytes, session: worked.append((url, session["warmup"])))
+    monkeypatch.setattr(session_module, "warm_up", lambda context, server, path, label, response_bytes:
+                        warmed.append(path) or {"seconds": 1})
+    monkeypatch.setattr(session_module, "full_gc", lambda java_home, pid, log: None)
+    monkeypatch.setattr(session_module, "cool_down", lambda pid, cooldown_s: None)
+    runner.sessions.run("virtual", sleep, "search", None,
+                        lambda session: worked.append((session.url, session.record["warmup"])))
     return warmed[0], *worked[0]
 
 
@@ -487,7 +476,7 @@ def test_the_eta_counts_each_confirmation_rounds_retries_as_it_learns_them(tmp_p
     runner.timing.update(start_s=[10], warmup_s=[50], step_s=[40])
     # Before any round: two windows per round (run 1's average), not one.
     assert runner.remaining_s(0, 3) == 3 * (60 + 2 * 40)
-    runner._session = lambda mode, sleep, phase, repeat, work: work(None, "url", 1, {})
+    runner.sessions.run = lambda mode, sleep, phase, repeat, work: work(ServerSession(None, "url", 1, {}))
     measured = windows_with(runner, lambda window_s: (False, 3))
     runner._confirm("virtual", SleepSpec(100, 100), 1, 2000)
     # A round that held nothing: the window at the found rate and both retries lower.

@@ -1,0 +1,21 @@
+"""The record of a ./lab capacity run on disk: each window's point appended to points.jsonl as it is
+measured, and at the end results.json, results.csv, the charts and report.md (report.write_all)."""
+from labkit.measure.results import CAPACITY_SCHEMA
+from labkit.measure.session import PointLog
+from labkit.capacity.report import write_all
+
+
+class CapacityRecorder(PointLog):
+    """The run's record, written as it goes (points.jsonl) and in full at the end (results.json)."""
+
+    def __init__(self, out_dir, config, env):
+        super().__init__(out_dir, CAPACITY_SCHEMA, config, env, orders=[])
+
+    def add_order(self, sleep, repeat, order):
+        """The target order of a confirmation round (rotated from round to round)."""
+        self.run["orders"].append({"sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "repeat": repeat,
+                                   "modes": list(order)})
+
+    def finish(self, state, error=None):
+        self._close(state, error)
+        return write_all(self.run, self.out_dir)

@@ -1,0 +1,76 @@
+"""One fresh server of ./lab capacity, ready for windows: started, probed, recorded by JFR, warmed up,
+collected and rested; then the search's or a round's windows run against it, and it is stopped (in
+a `finally`) with its log kept and its session recorded."""
+import time
+from dataclasses import dataclass
+
+from labkit.load.levels import LoadLevel
+from labkit.measure.cpus import allowed_cpus
+from labkit.measure.jfr import JfrRecorder
+from labkit.measure.session import keep_log, probe, start_server
+from labkit.capacity.between import cool_down, full_gc
+from labkit.capacity.config import warm_up_sleep
+from labkit.capacity.warmup import warm_up
+
+
+@dataclass
+class ServerSession:
+    """A server the windows of one search or one confirmation round run against."""
+    server: object                 # a labkit.servers.interface.ServerHandle
+    url: str                       # what each window requests
+    response_bytes: int            # the probe's answer size (the load tool checks it)
+    record: dict                   # the session's entry in results.json "sessions"
+    jfr: JfrRecorder | None = None  # the server's JFR recording; None: not recorded
+
+    @property
+    def index(self):
+        return self.record["index"]
+
+
+class ServerSessions:
+    """Starts each target fresh for a search or a round, numbering the sessions of the run."""
+
+    def __init__(self, context):
+        self.context = context
+        self.count = 0
+
+    def run(self, mode, sleep, phase, repeat, work):
+        """Starts `mode` fresh, probes and warms it up, then runs `work(ServerSession)`."""
+        context, config = self.context, self.context.config
+        target = context.targets[mode]
+        self.count += 1
+        label = f"{self.count:02d}-{mode}-{sleep.max_ms}ms-{phase}" + (f"-r{repeat}" if repeat else "")
+        context.log(f"starting {mode} ({phase}{f' {repeat}' if repeat else ''}, sleep {sleep}): {target.description} "
+                    f"on port {config.port}")
+        began = time.monotonic()
+        server = start_server(target, config)
+        record = {"index": self.count, "mode": mode, "phase": phase, "repeat": repeat or None,
+                  "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "pid": server.pid,
+                  "command": server.printable_command(),
+                  "cpus_allowed": allowed_cpus(server.pid)}
+        try:
+            record["start_s"] = round(time.monotonic() - began, 1)
+            context.timing["start_s"].append(record["start_s"])
+            path = context.scenario.path(config, LoadLevel(1, sleep))
+            response_bytes = probe(server, path, mode)
+            session = ServerSession(server, server.base_url + path, response_bytes, record)
+            if context.java_home:
+                session.jfr = JfrRecorder(server.pid, context.java_home)
+                if not session.jfr.start():
+                    context.log(f"  JFR unavailable for this server ({session.jfr.error}): GC pauses left out")
+                record["jfr_error"] = session.jfr.error
+            warm = warm_up_sleep(sleep)
+            if warm != sleep:
+                context.log(f"  warming up at a {warm} sleep: the same code path as {sleep}, at rates the windows reach")
+            record["warmup"] = warm_up(context, server, context.scenario.path(config, LoadLevel(1, warm)), label,
+                                       response_bytes)
+            record["warmup"]["sleep_ms"] = [warm.min_ms, warm.max_ms]
+            record["warmup"]["full_gc"] = full_gc(context.java_home, server.pid, context.log)
+            # The warm-up ends with a thousand connections closing and its requests still in flight:
+            # the first window must start from the same rest as every later one.
+            cool_down(server.pid, config.cooldown_s)
+            work(session)
+        finally:
+            server.stop()
+            record["log"] = keep_log(server, context.out_dir, label)
+            context.recorder.add_session(record)
