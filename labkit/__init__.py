@@ -30,9 +30,27 @@ lower layer (LAYERS below; labkit/tests/test_import_graph.py enforces it):
 
 labkit/tests/ holds the lab's tests; those marked `server` start a JVM (./lab test --quick skips them).
 """
+import os
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+# The lab's version, one place: pyproject.toml reads it (dynamic version), `./lab --version` prints it.
+__version__ = "1.0.0.dev0"
+
+
+def is_clone(path):
+    """Whether `path` holds a LoomLab clone: the commands that build or start servers need one."""
+    return (path / "pom.xml").is_file() and (path / "domain-config").is_dir()
+
+
+def _find_root():
+    """The clone labkit works in: the one it sits in (./lab installs it editable, so it does there),
+    else the one LOOMLAB_HOME names, for a labkit installed elsewhere (`pip install .`)."""
+    beside = Path(__file__).resolve().parent.parent
+    configured = os.environ.get("LOOMLAB_HOME")
+    return Path(configured).resolve() if configured and not is_clone(beside) else beside
+
+
+ROOT = _find_root()
 
 # The rooms of each layer, top first: a room imports its own modules and the rooms of lower layers.
 LAYERS = (

@@ -2,8 +2,10 @@
 import argparse
 import os
 import signal
+import subprocess
 import sys
 
+from labkit import ROOT, __version__, is_clone
 from labkit.commands import bench, capacity, hosts, memory, micro, report, run, soak, test
 from labkit.ground.errors import LabError
 from labkit.ground.process import interrupt_on_signals
@@ -16,12 +18,25 @@ COMMANDS = (run, test, bench, capacity, report, soak, memory, micro, hosts)
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="./lab", description="LoomLab: Payara thread modes (platform pools vs virtual threads), run and measured.")
+    parser.add_argument("--version", action="version", version=version_line(),
+                        help="print the lab's version (and its git commit, in a clone) and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for command in COMMANDS:
         command.register(subparsers)
     return parser
 
+
+def version_line():
+    """`lab 1.0.0.dev0`, and `(commit 875edcc)` when labkit runs from a git clone."""
+    commit = ""
+    if (ROOT / ".git").exists():
+        try:
+            commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.strip()
+        except OSError:  # no git on PATH: the version alone
+            pass
+    return f"lab {__version__}" + (f" (commit {commit})" if commit else "")
 
 
 def main(argv):
@@ -41,6 +56,18 @@ def main(argv):
         # does, without a traceback, and keep Python's exit flush from failing on the closed pipe.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + signal.SIGPIPE
+
+
+def entry():
+    """`lab`, the console script of an installed labkit (pyproject.toml); ./lab runs main() itself.
+    Outside a clone, --help and --version answer, every command names what it lacks."""
+    argv = sys.argv[1:]
+    args = build_parser().parse_args(argv)  # --help and --version exit here
+    if not is_clone(ROOT):
+        print(f"lab {args.command}: needs a LoomLab clone (pom.xml, domain-config/ ...), none at {ROOT}: "
+              "run ./lab in a clone, or set LOOMLAB_HOME to one", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(argv))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 from labkit import ROOT
+from labkit.ground.build import MAVEN
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home, java_env
 
@@ -13,10 +14,10 @@ INSTALL_TOOLS = ROOT / "ab-scripts" / "install-tools.sh"
 
 def register(subparsers):
     p = subparsers.add_parser("test", help="run the test suite with a JDK 21+ found automatically",
-                              description="mvn verify (unit tests + Arquillian tests per mode) and pytest for labkit. "
+                              description="./mvnw verify (unit tests + Arquillian tests per mode) and pytest for labkit. "
                                           "First installs what the suite needs (ab-scripts/install-tools.sh).")
     p.add_argument("--quick", action="store_true",
-                   help="unit tests only: mvn test (no Arquillian, no browser) and the lab's tests that start "
+                   help="unit tests only: ./mvnw test (no Arquillian, no browser) and the lab's tests that start "
                         "no server (pytest -m 'not server'); installs nothing")
     p.add_argument("maven_args", nargs="*", metavar="MAVEN_ARG",
                    help="extra Maven arguments after --, e.g. ./lab test -- -Pbig-pools")
@@ -31,9 +32,9 @@ def run(args):
     env = java_env(java_home)
     pytest = [sys.executable, "-m", "pytest", "-q", "labkit/tests"]
     if args.quick:
-        steps = [["mvn", "-B", "test", *args.maven_args], [*pytest, "-m", "not server"]]
+        steps = [[MAVEN, "-B", "test", *args.maven_args], [*pytest, "-m", "not server"]]
     else:
-        steps = [["mvn", "-B", "verify", *args.maven_args], pytest]
+        steps = [[MAVEN, "-B", "verify", *args.maven_args], pytest]
     for step in steps:
         print("$", " ".join(step), flush=True)
         try:

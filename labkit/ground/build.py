@@ -1,4 +1,4 @@
-"""Builds what is missing with Maven, using the JDK 21+ that jdk.py finds."""
+"""Builds what is missing with Maven (the project's wrapper, ./mvnw), using the JDK 21+ that jdk.py finds."""
 import subprocess
 import xml.etree.ElementTree as ET
 
@@ -10,17 +10,20 @@ WAR = ROOT / "app" / "target" / "loomlab.war"
 VIRTUAL_POOL_JAR = ROOT / "virtual-pool" / "target" / "virtual-pool.jar"
 # Copied by the root pom at validate, from Maven Central (fish.payara.extras:payara-micro).
 PAYARA_MICRO_JAR = ROOT / "target" / "payara-micro.jar"
+# The Maven wrapper at the root: the Maven release of .mvn/wrapper/maven-wrapper.properties, fetched
+# from Maven Central once, whatever Maven the machine has (or none). Relative: commands run at ROOT.
+MAVEN = "./mvnw"
 
 
 def mvn(args, java_home=None, quiet=True):
-    """Runs Maven at the project root; raises LabError with its tail on failure."""
+    """Runs Maven (./mvnw) at the project root; raises LabError with its tail on failure."""
     java_home = java_home or find_java_home()
-    command = ["mvn", "-B"] + (["-q"] if quiet else []) + list(args)
+    command = [MAVEN, "-B"] + (["-q"] if quiet else []) + list(args)
     try:
         result = subprocess.run(command, cwd=ROOT, env=java_env(java_home), text=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    except FileNotFoundError:
-        raise LabError("Maven (mvn) is not installed: apt-get install maven") from None
+    except OSError as e:  # no mvnw: labkit runs outside a clone
+        raise LabError(f"cannot run {MAVEN} in {ROOT}: {e.strerror}") from None
     if result.returncode != 0:
         tail = "\n".join(result.stdout.splitlines()[-30:])
         raise LabError(f"build failed: {' '.join(command)}\n{tail}")
@@ -32,7 +35,7 @@ def ensure_built(artifacts=(WAR, VIRTUAL_POOL_JAR, PAYARA_MICRO_JAR), rebuild=Fa
     missing = [a for a in artifacts if not a.exists()]
     if missing or rebuild:
         why = "rebuild requested" if rebuild else "missing " + ", ".join(str(m.relative_to(ROOT)) for m in missing)
-        log(f"building ({why}): mvn package -DskipTests")
+        log(f"building ({why}): {MAVEN} package -DskipTests")
         mvn(["package", "-DskipTests"])
     still_missing = [a for a in artifacts if not a.exists()]
     if still_missing:

@@ -560,8 +560,6 @@ def test_report_says_when_windows_are_steady(tmp_path):
     assert "steady" not in windows_line(tmp_path, build(warmup=8, duration=20))
 
 
-# matplotlib 3.9 calls pyparsing APIs that pyparsing 3.3 deprecates: noise, not a defect here.
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_report_and_charts_from_a_run_record(tmp_path):
     from labkit.bench.charts import write_charts
     from labkit.bench.report import write_report
@@ -614,8 +612,6 @@ def test_report_sums_each_modes_lock_contention_over_its_windows(tmp_path):
     assert report.index("monitor enters | blocked s") < report.index("| mode | c | repeat | monitor enters: count")
 
 
-# matplotlib 3.9 calls pyparsing APIs that pyparsing 3.3 deprecates: noise, not a defect here.
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_lab_report_rebuilds_a_committed_folder_from_its_compressed_results(tmp_path, capsys):
     import gzip
     import json

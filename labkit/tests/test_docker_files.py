@@ -129,6 +129,21 @@ def test_images_are_official_payara_ones_on_the_build_release_and_a_jdk_21_or_ne
     assert base in ("payara/micro:${PAYARA_TAG}", "payara/server-full:${PAYARA_TAG}")
 
 
+def test_the_readme_says_which_jdk_each_image_runs_on():
+    """The Payara images run the JDK of their tag, not the lab's: docker/README.md must name the very
+    tags the Dockerfiles use and the JDK each runs, so a number from a container is read for what it is."""
+    readme = " ".join((DOCKER / "README.md").read_text().split())
+    for image, base in (("micro", "payara/micro"), ("server", "payara/server-full")):
+        tag = _args(DOCKER / image / "Dockerfile")["PAYARA_TAG"]
+        assert f"`{base}:{tag}`" in readme, f"docker/README.md does not name {base}:{tag}"
+        jdk = re.fullmatch(r"\S+-jdk(\d+)", tag).group(1)
+        if jdk != "25":
+            assert f"both Payara images run on JDK {jdk}" in readme
+    glassfish_tag = _args(DOCKER / "glassfish" / "Dockerfile")["JDK_TAG"]
+    assert f"`eclipse-temurin:{glassfish_tag}`" in readme
+    assert "measures on Temurin 25" in readme and "`GET /api/info` names the JVM that answered" in readme
+
+
 @pytest.mark.parametrize("dockerfile", DOCKERFILES)
 def test_each_image_renders_its_mode_with_the_labs_renderer_on_an_official_python_image(dockerfile):
     path = ROOT / dockerfile

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parents[3]  # the repository (labkit/load/drivers/base.py)
+from labkit import ROOT
+
 # Tools LoomLab builds itself (bombardier) land here; it is searched before PATH.
 TOOLS_BIN = ROOT / ".lab" / "tools" / "bin"
 
