@@ -3,24 +3,21 @@
 Three kinds of results record it, each under the field names its reports (and the results
 committed under docs/results/) read: env.json of bench, capacity and soak (bench/env.py), the
 micro-benchmarks' reports (micro/common.py) and thread-memory.json (memory.py). Each of them is a
-view of facts() and jdk_release(). How busy its CPUs were, and how much of them the hypervisor took
-(steal), is read from /proc/stat here too (read_cpu_times), by the bench sampler and by micro.
+view of facts() and jdk_release(). The /proc files behind the facts are read by labkit/ground/proc.py.
 """
 import os
 import platform
 import resource
-from dataclasses import dataclass
 from pathlib import Path
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
+from labkit.ground.proc import read_cpuinfo, read_meminfo
 
 def facts():
     """CPU model and count, memory, OS, kernel, open-files limit, load average and Python, now.
     A fact that cannot be read is None (the CPU model and the OS fall back to what `platform` says)."""
     memory_kib = _memory_kib()
     return {
-        "cpu_model": _proc_value("/proc/cpuinfo", "model name") or platform.processor() or "unknown",
+        "cpu_model": (read_cpuinfo() or {}).get("model name") or platform.processor() or "unknown",
         "cpu_id": cpu_identity(),
         "cpus": os.cpu_count(),
         "memory_kib": memory_kib,
@@ -42,17 +39,8 @@ CPU_ID_FIELDS = {"vendor_id": "vendor", "cpu family": "family", "model": "model"
 def cpu_identity(path="/proc/cpuinfo"):
     """The first CPU's vendor, family, model number, stepping, microcode, MHz and cache size from
     /proc/cpuinfo (those it lists), or None when it cannot be read."""
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
-        return None
-    identity = {}
-    for line in text.split("\n\n", 1)[0].splitlines():
-        key, _, value = line.partition(":")
-        name = CPU_ID_FIELDS.get(key.strip())
-        if name and value.strip():
-            identity[name] = value.strip()
+    first_cpu = read_cpuinfo(path) or {}
+    identity = {name: first_cpu[key] for key, name in CPU_ID_FIELDS.items() if first_cpu.get(key)}
     return identity or None
 
 
@@ -85,38 +73,8 @@ def jdk_release(java_home):
     return release
 
 
-def tcp_counter(name, path="/proc/net/netstat"):
-    """A kernel TCP counter since boot (e.g. ListenOverflows: connections dropped because a listen
-    queue was full), or None when the file does not have it. Pairs of lines: names, then values."""
-    try:
-        lines = Path(path).read_text().splitlines()
-    except OSError:
-        return None
-    for names, values in zip(lines[::2], lines[1::2]):
-        if names.startswith("TcpExt:") and values.startswith("TcpExt:"):
-            table = dict(zip(names.split()[1:], values.split()[1:]))
-            return int(table[name]) if name in table else None
-    return None
-
-
-def _proc_value(path, key):
-    """The value of the first `key: value` line of a /proc file, or None."""
-    try:
-        with open(path) as f:
-            for line in f:
-                if line.startswith(key):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
-
-
 def _memory_kib():
-    total = _proc_value("/proc/meminfo", "MemTotal:")
-    try:
-        return int(total.split()[0]) if total else None
-    except (ValueError, IndexError):
-        return None
+    return (read_meminfo() or {}).get("MemTotal")
 
 
 def _os_name():
@@ -134,53 +92,6 @@ def _load_average():
         return list(os.getloadavg())
     except OSError:
         return None
-
-
-@dataclass(frozen=True)
-class CpuTimes:
-    """CPU seconds since boot of one CPU or of several together, from /proc/stat. `steal` is time the
-    hypervisor ran something else while this guest had work for the CPU: neither idle nor ours."""
-    busy_s: float
-    steal_s: float
-    total_s: float
-
-    def __add__(self, other):
-        return CpuTimes(self.busy_s + other.busy_s, self.steal_s + other.steal_s, self.total_s + other.total_s)
-
-
-def parse_cpu_times(text):
-    """{"cpu": all CPUs, "cpu0": ..., ...} from the text of /proc/stat. Fields: user nice system idle
-    iowait irq softirq steal (guest time is already inside user and nice); iowait counts as idle."""
-    table = {}
-    for line in text.splitlines():
-        name, *fields = line.split()
-        if not name.startswith("cpu"):
-            continue
-        values = [int(v) for v in fields[:8]] + [0] * (8 - len(fields[:8]))
-        user, nice, system, _idle, _iowait, irq, softirq, steal = values
-        table[name] = CpuTimes(busy_s=(user + nice + system + irq + softirq) / CLOCK_TICKS,
-                               steal_s=steal / CLOCK_TICKS, total_s=sum(values) / CLOCK_TICKS)
-    return table
-
-
-def read_cpu_times(path="/proc/stat"):
-    """parse_cpu_times of the machine now."""
-    with open(path) as f:
-        return parse_cpu_times(f.read())
-
-
-def cpus_times(table, cpus):
-    """The CpuTimes of the listed CPU numbers together (all CPUs when `cpus` is None), or None when
-    one of them is not in the table."""
-    if cpus is None:
-        return table.get("cpu")
-    parts = [table.get(f"cpu{n}") for n in sorted(cpus)]
-    if not parts or None in parts:
-        return None
-    total = parts[0]
-    for part in parts[1:]:
-        total = total + part
-    return total
 
 
 def process_cpus(pid):

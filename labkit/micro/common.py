@@ -6,7 +6,8 @@ from pathlib import Path
 from labkit import ROOT
 from labkit.ground.build import mvn
 from labkit.ground.errors import LabError
-from labkit.ground.machine import facts, jdk_release, read_cpu_times
+from labkit.ground.machine import facts, jdk_release
+from labkit.ground.proc import read_cpu_times
 
 BENCHMARKS_JAR = ROOT / "micro" / "target" / "benchmarks.jar"
 RESULTS_ROOT = ROOT / "results"

@@ -33,7 +33,7 @@ from labkit.measure.sampler import (
     write_samples_csv,
 )
 from labkit.ground.errors import LabError, UsageError
-from labkit.ground.machine import tcp_counter
+from labkit.ground.proc import tcp_counter
 from labkit.ground.process import spawn, stop
 
 DRIVER = "vegeta"

@@ -68,14 +68,3 @@ def test_each_report_gets_the_same_facts_under_its_own_names(monkeypatch, jdk):
     assert lines[0] == "- CPU: Test CPU 3000, 7 cores; memory 24.0 GiB"
     assert lines[2] == "- load average (1/5/15 min) before the run: 0.50 / 0.25 / 0.12"
 
-
-def test_a_tcp_counter_is_read_from_the_kernels_name_and_value_lines(tmp_path):
-    netstat = tmp_path / "netstat"
-    netstat.write_text("TcpExt: SyncookiesSent ListenOverflows ListenDrops\n"
-                       "TcpExt: 0 1995496 1995497\n"
-                       "IpExt: InNoRoutes InTruncatedPkts\n"
-                       "IpExt: 0 0\n")
-    assert machine.tcp_counter("ListenOverflows", netstat) == 1995496
-    assert machine.tcp_counter("ListenDrops", netstat) == 1995497
-    assert machine.tcp_counter("NoSuchCounter", netstat) is None
-    assert machine.tcp_counter("ListenOverflows", tmp_path / "missing") is None
