@@ -1,7 +1,7 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
 from labkit.bench.locks_report import locks_section
 from labkit.bench.ownapp_report import own_app_section
-from labkit.ground.machine import cpu_text
+from labkit.ground.machine import cpu_text, normalize_facts
 from labkit.servers.userapp import PROBE_ROOT
 from labkit.bench.charts import CHARTS
 from labkit.ground.formatting import flags_text, metric, number, sleep_text
@@ -30,7 +30,7 @@ def _status(run):
 
 def _setup(run):
     env, config = run["env"], run["config"]
-    host, jdk = env["host"], env["jdk"]
+    host, jdk = normalize_facts(env["host"]), env["jdk"]
     tools = ", ".join(f"{t['version']}" for t in env["tools"].values())
     levels = ", ".join(f"c={l['concurrency']} @ {l['sleep_min_ms'] if l['sleep_min_ms'] == l['sleep_max_ms'] else str(l['sleep_min_ms']) + '-' + str(l['sleep_max_ms'])} ms (timeout {l['timeout_s']:g} s)"
                        for l in config["levels"])
@@ -42,9 +42,9 @@ def _setup(run):
                else "one fresh server per mode; repeats measured back to back after one warm-up per level")
     git = env["git"]
     rows = [
-        ("Machine", f"{cpu_text(host['cpu_model'], host.get('cpu_id'))}, {host['cpus']} CPUs, {host['memory_gb']} GB, {host['os']}, kernel {host['kernel']}, "
+        ("Machine", f"{cpu_text(host['cpu_model'], host.get('cpu_id'))}, {host['cpus']} CPUs, {host['memory_gib']} GB, {host['os']}, kernel {host['kernel']}, "
                     f"ulimit -n {host['ulimit_nofile'][0]}"),
-        ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg_at_start"])),
+        ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg"])),
         ("JDK", f"{jdk['vendor']} {jdk['runtime_version'] or jdk['version']} ({jdk['home']})"),
         ("Payara Micro", env.get("payara_micro") or "–"),
         ("Load tools", tools),

@@ -5,7 +5,7 @@ import json
 from labkit.ground.formatting import number
 from labkit.measure.plan import format_duration
 from labkit.measure.results import FLAG_MEANINGS, write_csv
-from labkit.ground.machine import cpu_text
+from labkit.ground.machine import cpu_text, normalize_facts
 from labkit.capacity.charts import write_charts
 from labkit.capacity.config import WARMUP_SLEEP_MAX_MS
 from labkit.capacity.points import gc_pauses_text
@@ -82,14 +82,14 @@ def _sleep_text(row):
 
 def _setup(run):
     env, config = run["env"], run["config"]
-    host, jdk = env["host"], env["jdk"]
+    host, jdk = normalize_facts(env["host"]), env["jdk"]
     tools = ", ".join(t["version"] for t in env["tools"].values())
     cpus = config.get("cpus")
     pinning = (f"server on CPU {cpus['server']}, load tool on CPU {cpus['driver']} (--cpus; each process's "
                f"allowed CPUs are in the sessions table)" if cpus else "not pinned: server and load tool share every CPU")
     rows = [
-        ("Machine", f"{cpu_text(host['cpu_model'], host.get('cpu_id'))}, {host['cpus']} CPUs, {host['memory_gb']} GB, {host['os']}, kernel {host['kernel']}"),
-        ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg_at_start"])),
+        ("Machine", f"{cpu_text(host['cpu_model'], host.get('cpu_id'))}, {host['cpus']} CPUs, {host['memory_gib']} GB, {host['os']}, kernel {host['kernel']}"),
+        ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg"])),
         ("JDK", f"{jdk['vendor']} {jdk['runtime_version'] or jdk['version']}"),
         ("Payara Micro", env.get("payara_micro") or "–"),
         ("Load tool", f"vegeta ({tools}): open model, requests due at a fixed rate, latency from each request's "

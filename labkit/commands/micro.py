@@ -12,6 +12,7 @@ from pathlib import Path
 from labkit.ground.arguments import decimal_number, whole_number
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home
+from labkit.ground.machine import normalize_facts
 from labkit.micro import common, echo, jmh, report, tables
 
 JMH_DOC = ("micro-jmh", "Micro-benchmark: IO and CPU tasks on virtual vs platform threads (JMH)")
@@ -198,7 +199,9 @@ def redraw_echo(args):
     fields = run["settings"]
     settings = echo.SweepSettings(**dict(fields, connections=tuple(fields["connections"]),
                                          clients=tuple(fields["clients"])))
-    echo_report(rows, settings, run_dir, run["command"], run["machine"], run["cpu"], publish=args.publish)
+    # A run.json written before the machine's facts had one vocabulary names some of them otherwise.
+    machine = normalize_facts(run["machine"])
+    echo_report(rows, settings, run_dir, run["command"], machine, run["cpu"], publish=args.publish)
     return 0
 
 

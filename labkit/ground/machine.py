@@ -1,36 +1,54 @@
-"""The machine a measurement ran on, read in one place.
+"""The machine a measurement ran on: the one vocabulary of its facts, and how each is read.
 
-Three kinds of results record it, each under the field names its reports (and the results
-committed under docs/results/) read: env.json of bench, capacity and soak (bench/env.py), the
-micro-benchmarks' reports (micro/common.py) and thread-memory.json (memory.py). Each of them is a
-view of facts() and jdk_release(). How busy its CPUs were, and how much of them the hypervisor took
-(steal), is read from /proc/stat here too (read_cpu_times), by the bench sampler and by micro.
+Every kind of result records the machine: env.json of bench, capacity and soak (measure/env.py), the
+micro-benchmarks' run.json and reports (micro/common.py) and thread-memory.json (memory/runner.py).
+Each records facts(), under the keys of FACTS, so one name means one thing with one unit everywhere.
+Results written before the vocabulary was one used other keys (memory_gb, loadavg_at_start,
+loadavg_start, memTotalKib, loadAverage, cores, cpu): whoever loads a recorded machine description
+reads it through normalize_facts, which names its facts as FACTS does. The /proc files behind the
+facts are read by labkit/ground/proc.py.
 """
 import os
 import platform
 import resource
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+from labkit.ground.proc import read_cpuinfo, read_meminfo
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact about the machine: the key every record holds it under, its unit, how it is read now,
+    and the keys older results recorded it under."""
+    key: str
+    unit: str
+    meaning: str
+    read: Callable[[], object]
+    formerly: tuple = ()
 
 
 def facts():
-    """CPU model and count, memory, OS, kernel, open-files limit, load average and Python, now.
-    A fact that cannot be read is None (the CPU model and the OS fall back to what `platform` says)."""
-    memory_kib = _memory_kib()
-    return {
-        "cpu_model": _proc_value("/proc/cpuinfo", "model name") or platform.processor() or "unknown",
-        "cpu_id": cpu_identity(),
-        "cpus": os.cpu_count(),
-        "memory_kib": memory_kib,
-        "memory_gib": round(memory_kib / 1024 / 1024, 1) if memory_kib else None,
-        "os": _os_name(),
-        "kernel": platform.release(),
-        "ulimit_nofile": list(resource.getrlimit(resource.RLIMIT_NOFILE)),  # [soft, hard]
-        "loadavg": _load_average(),  # 1, 5 and 15 min
-        "python": platform.python_version(),
-    }
+    """Every fact of FACTS, read now: {key: value}. A fact that cannot be read is None (the CPU model
+    and the OS fall back to what `platform` says)."""
+    return {fact.key: fact.read() for fact in FACTS}
+
+
+def normalize_facts(recorded):
+    """A recorded machine description under today's keys, whichever results wrote it: a former key
+    becomes today's (today's key wins when a record holds both), and micro's old lone soft limit of open
+    files becomes [soft, None]. Keys that are no machine fact (micro's "jdk") pass as they are. Returns a
+    new dict: the record stays as it was, so a folder rebuilt from it writes its files back unchanged."""
+    normalized = {FORMER_KEYS[key]: value for key, value in recorded.items() if key in FORMER_KEYS}
+    normalized.update((key, value) for key, value in recorded.items() if key not in FORMER_KEYS)
+    if isinstance(normalized.get("ulimit_nofile"), int):
+        normalized["ulimit_nofile"] = [normalized["ulimit_nofile"], None]
+    return normalized
+
+
+def _cpu_model():
+    return (read_cpuinfo() or {}).get("model name") or platform.processor() or "unknown"
 
 
 # A hypervisor may show one model name for several CPU generations ("AMD EPYC"): these fields tell
@@ -42,18 +60,22 @@ CPU_ID_FIELDS = {"vendor_id": "vendor", "cpu family": "family", "model": "model"
 def cpu_identity(path="/proc/cpuinfo"):
     """The first CPU's vendor, family, model number, stepping, microcode, MHz and cache size from
     /proc/cpuinfo (those it lists), or None when it cannot be read."""
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
-        return None
-    identity = {}
-    for line in text.split("\n\n", 1)[0].splitlines():
-        key, _, value = line.partition(":")
-        name = CPU_ID_FIELDS.get(key.strip())
-        if name and value.strip():
-            identity[name] = value.strip()
+    first_cpu = read_cpuinfo(path) or {}
+    identity = {name: first_cpu[key] for key, name in CPU_ID_FIELDS.items() if first_cpu.get(key)}
     return identity or None
+
+
+def _memory_kib():
+    return (read_meminfo() or {}).get("MemTotal")
+
+
+def _memory_gib():
+    kib = _memory_kib()
+    return round(kib / 1024 / 1024, 1) if kib else None
+
+
+def _open_files_limit():
+    return list(resource.getrlimit(resource.RLIMIT_NOFILE))
 
 
 def cpu_text(cpu_model, identity):
@@ -85,40 +107,6 @@ def jdk_release(java_home):
     return release
 
 
-def tcp_counter(name, path="/proc/net/netstat"):
-    """A kernel TCP counter since boot (e.g. ListenOverflows: connections dropped because a listen
-    queue was full), or None when the file does not have it. Pairs of lines: names, then values."""
-    try:
-        lines = Path(path).read_text().splitlines()
-    except OSError:
-        return None
-    for names, values in zip(lines[::2], lines[1::2]):
-        if names.startswith("TcpExt:") and values.startswith("TcpExt:"):
-            table = dict(zip(names.split()[1:], values.split()[1:]))
-            return int(table[name]) if name in table else None
-    return None
-
-
-def _proc_value(path, key):
-    """The value of the first `key: value` line of a /proc file, or None."""
-    try:
-        with open(path) as f:
-            for line in f:
-                if line.startswith(key):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
-
-
-def _memory_kib():
-    total = _proc_value("/proc/meminfo", "MemTotal:")
-    try:
-        return int(total.split()[0]) if total else None
-    except (ValueError, IndexError):
-        return None
-
-
 def _os_name():
     try:
         for line in Path("/etc/os-release").read_text().splitlines():
@@ -136,51 +124,22 @@ def _load_average():
         return None
 
 
-@dataclass(frozen=True)
-class CpuTimes:
-    """CPU seconds since boot of one CPU or of several together, from /proc/stat. `steal` is time the
-    hypervisor ran something else while this guest had work for the CPU: neither idle nor ours."""
-    busy_s: float
-    steal_s: float
-    total_s: float
-
-    def __add__(self, other):
-        return CpuTimes(self.busy_s + other.busy_s, self.steal_s + other.steal_s, self.total_s + other.total_s)
-
-
-def parse_cpu_times(text):
-    """{"cpu": all CPUs, "cpu0": ..., ...} from the text of /proc/stat. Fields: user nice system idle
-    iowait irq softirq steal (guest time is already inside user and nice); iowait counts as idle."""
-    table = {}
-    for line in text.splitlines():
-        name, *fields = line.split()
-        if not name.startswith("cpu"):
-            continue
-        values = [int(v) for v in fields[:8]] + [0] * (8 - len(fields[:8]))
-        user, nice, system, _idle, _iowait, irq, softirq, steal = values
-        table[name] = CpuTimes(busy_s=(user + nice + system + irq + softirq) / CLOCK_TICKS,
-                               steal_s=steal / CLOCK_TICKS, total_s=sum(values) / CLOCK_TICKS)
-    return table
-
-
-def read_cpu_times(path="/proc/stat"):
-    """parse_cpu_times of the machine now."""
-    with open(path) as f:
-        return parse_cpu_times(f.read())
-
-
-def cpus_times(table, cpus):
-    """The CpuTimes of the listed CPU numbers together (all CPUs when `cpus` is None), or None when
-    one of them is not in the table."""
-    if cpus is None:
-        return table.get("cpu")
-    parts = [table.get(f"cpu{n}") for n in sorted(cpus)]
-    if not parts or None in parts:
-        return None
-    total = parts[0]
-    for part in parts[1:]:
-        total = total + part
-    return total
+# The vocabulary, in the order records list it.
+FACTS = (
+    Fact("cpu_model", "", "the CPU's model name", _cpu_model, formerly=("cpu",)),
+    Fact("cpu_id", "", "the first CPU's vendor, family, model, stepping, microcode, MHz, cache (CPU_ID_FIELDS)",
+         cpu_identity),
+    Fact("cpus", "CPUs", "logical CPUs of the machine", os.cpu_count, formerly=("cores",)),
+    Fact("memory_kib", "KiB", "total memory (MemTotal)", _memory_kib, formerly=("memTotalKib",)),
+    Fact("memory_gib", "GiB, to 0.1", "total memory, to read", _memory_gib, formerly=("memory_gb",)),
+    Fact("os", "", "the distribution's name", _os_name),
+    Fact("kernel", "", "the kernel's release", platform.release),
+    Fact("ulimit_nofile", "open files, [soft, hard]", "this process's limit of open files", _open_files_limit),
+    Fact("loadavg", "runnable tasks, [1, 5, 15 min]", "the load average", _load_average,
+         formerly=("loadavg_at_start", "loadavg_start", "loadAverage")),
+    Fact("python", "", "the Python running the lab", platform.python_version),
+)
+FORMER_KEYS = {former: fact.key for fact in FACTS for former in fact.formerly}
 
 
 def process_cpus(pid):

@@ -1,31 +1,137 @@
-"""CPU time and peak resident memory of a running process, from /proc (Linux)."""
+"""Every /proc file the lab reads about a process or the machine, read and parsed here only (Linux).
+
+A process: its stat line (state, parent, CPU time, threads, start time), its status (resident memory
+now and at its peak, threads, and any other line such as Cpus_allowed_list), the bytes it has read
+(io) and its threads (task/). The machine: CPU time per CPU from /proc/stat (busy, stolen by the
+hypervisor, total), total memory from /proc/meminfo, the first CPU's description from /proc/cpuinfo
+and the kernel's TCP counters from /proc/net/netstat.
+
+Each parser takes the file's text, so a test can feed it any; each reader returns None when the file
+cannot be read (the process is gone, the kernel has no such file). Times in /proc/<pid>/stat and
+/proc/stat count clock ticks; CLOCK_TICKS turns them into seconds.
+"""
 import os
+from dataclasses import dataclass, field
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# States of a process that has exited: a zombie waits for its parent to reap it, X is dead.
+EXITED_STATES = ("Z", "X")
+
+
+def _read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+# -- a process ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ProcessStat:
+    """The fields of /proc/<pid>/stat the lab uses (proc(5) numbers them from 1: pid is field 1)."""
+    pid: int
+    comm: str          # field 2, the command name: up to 15 characters, spaces and parentheses included
+    state: str         # field 3: R running, S sleeping, D waiting on disk, Z zombie, X dead, ...
+    ppid: int          # field 4
+    utime_ticks: int   # field 14, user CPU time
+    stime_ticks: int   # field 15, system CPU time
+    threads: int       # field 20
+    start_ticks: int   # field 22, when the process started, after boot
+
+    @property
+    def cpu_s(self):
+        """User + system CPU seconds so far."""
+        return (self.utime_ticks + self.stime_ticks) / CLOCK_TICKS
+
+    @property
+    def start_s(self):
+        """Seconds after boot the process started."""
+        return self.start_ticks / CLOCK_TICKS
+
+    @property
+    def exited(self):
+        return self.state in EXITED_STATES
+
+
+def parse_stat(text):
+    """A ProcessStat from the one line of /proc/<pid>/stat. The command name sits in parentheses and
+    may hold both spaces and parentheses itself, so it ends at the line's last ')'."""
+    pid, _, rest = text.partition(" (")
+    comm, _, after = rest.rpartition(")")
+    fields = after.split()  # fields[0] is field 3
+    return ProcessStat(pid=int(pid), comm=comm, state=fields[0], ppid=int(fields[1]),
+                       utime_ticks=int(fields[11]), stime_ticks=int(fields[12]),
+                       threads=int(fields[17]), start_ticks=int(fields[19]))
+
+
+def read_stat(pid):
+    """The process's ProcessStat now, or None when it is gone."""
+    text = _read(f"/proc/{pid}/stat")
+    return parse_stat(text) if text else None
+
+
+@dataclass(frozen=True)
+class ProcessStatus:
+    """/proc/<pid>/status: resident memory and threads, and every line as the kernel wrote it."""
+    rss_kb: int | None    # VmRSS; None when the process holds no memory (a zombie, a kernel thread)
+    hwm_kb: int | None    # VmHWM, the kernel's high-water mark of VmRSS
+    threads: int | None
+    fields: dict = field(default_factory=dict, compare=False)  # e.g. {"Cpus_allowed_list": "0-1", ...}
+
+
+def parse_status(text):
+    fields = {}
+    for line in text.splitlines():
+        key, colon, value = line.partition(":")
+        if colon:
+            fields[key] = value.strip()
+    return ProcessStatus(rss_kb=_leading_int(fields.get("VmRSS")), hwm_kb=_leading_int(fields.get("VmHWM")),
+                         threads=_leading_int(fields.get("Threads")), fields=fields)
+
+
+def read_status(pid):
+    """The process's ProcessStatus now, or None when it is gone."""
+    text = _read(f"/proc/{pid}/status")
+    return parse_status(text) if text else None
+
+
+def _leading_int(value):
+    """1234 from '1234 kB'; None when there is no value."""
+    try:
+        return int(value.split()[0]) if value else None
+    except (ValueError, IndexError):
+        return None
+
+
+def bytes_read(pid):
+    """Bytes the process has read through read() and its kind so far (rchar of /proc/<pid>/io: sockets
+    and pipes count, not only disks), or None."""
+    text = _read(f"/proc/{pid}/io")
+    for line in (text or "").splitlines():
+        if line.startswith("rchar:"):
+            return _leading_int(line.split(":", 1)[1])
+    return None
+
+
+def task_count(pid):
+    """How many threads of the process still have a /proc/<pid>/task entry, or None when it is gone."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return None
 
 
 def cpu_seconds(pid):
-    """User + system CPU seconds so far (fields 14 and 15 of /proc/<pid>/stat), or None."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            stat = f.read()
-    except OSError:
-        return None
-    # The command name (field 2) may contain spaces; the fields after its closing ')' are fixed.
-    fields = stat.rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    """User + system CPU seconds so far, or None when the process is gone."""
+    stat = read_stat(pid)
+    return stat.cpu_s if stat else None
 
 
 def peak_rss_kb(pid):
     """VmHWM, the kernel's high-water mark of resident memory, or None."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return None
+    status = read_status(pid)
+    return status.hwm_kb if status else None
 
 
 class Watch:
@@ -43,3 +149,106 @@ class Watch:
             self.cpu_s = cpu
         if rss is not None:
             self.peak_rss_kb = max(rss, self.peak_rss_kb or 0)
+
+
+# -- the machine ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CpuTimes:
+    """CPU seconds since boot of one CPU or of several together, from /proc/stat. `steal` is time the
+    hypervisor ran something else while this guest had work for the CPU: neither idle nor ours."""
+    busy_s: float
+    steal_s: float
+    total_s: float
+
+    def __add__(self, other):
+        return CpuTimes(self.busy_s + other.busy_s, self.steal_s + other.steal_s, self.total_s + other.total_s)
+
+
+def parse_cpu_times(text):
+    """{"cpu": all CPUs, "cpu0": ..., ...} from the text of /proc/stat. Fields: user nice system idle
+    iowait irq softirq steal (guest time is already inside user and nice); iowait counts as idle."""
+    table = {}
+    for line in text.splitlines():
+        name, *fields = line.split()
+        if not name.startswith("cpu"):
+            continue
+        values = [int(v) for v in fields[:8]] + [0] * (8 - len(fields[:8]))
+        user, nice, system, _idle, _iowait, irq, softirq, steal = values
+        table[name] = CpuTimes(busy_s=(user + nice + system + irq + softirq) / CLOCK_TICKS,
+                               steal_s=steal / CLOCK_TICKS, total_s=sum(values) / CLOCK_TICKS)
+    return table
+
+
+def read_cpu_times(path="/proc/stat"):
+    """parse_cpu_times of the machine now."""
+    with open(path) as f:
+        return parse_cpu_times(f.read())
+
+
+def cpus_times(table, cpus):
+    """The CpuTimes of the listed CPU numbers together (all CPUs when `cpus` is None), or None when
+    one of them is not in the table."""
+    if cpus is None:
+        return table.get("cpu")
+    parts = [table.get(f"cpu{n}") for n in sorted(cpus)]
+    if not parts or None in parts:
+        return None
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total
+
+
+def parse_meminfo(text):
+    """{"MemTotal": 24684092, ...} from /proc/meminfo: each figure in KiB (the kernel's 'kB'), a few
+    (HugePages_Total) plain counts."""
+    table = {}
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        number = _leading_int(value)
+        if number is not None:
+            table[key] = number
+    return table
+
+
+def read_meminfo(path="/proc/meminfo"):
+    text = _read(path)
+    return parse_meminfo(text) if text is not None else None
+
+
+def parse_cpuinfo(text):
+    """The first CPU's lines of /proc/cpuinfo as {"model name": ..., "vendor_id": ..., ...}: the
+    blocks are one per CPU, separated by an empty line."""
+    first = {}
+    for line in text.split("\n\n", 1)[0].splitlines():
+        key, colon, value = line.partition(":")
+        if colon:
+            first.setdefault(key.strip(), value.strip())
+    return first
+
+
+def read_cpuinfo(path="/proc/cpuinfo"):
+    text = _read(path)
+    return parse_cpuinfo(text) if text is not None else None
+
+
+def parse_netstat(text):
+    """{"TcpExt": {"ListenOverflows": 12, ...}, "IpExt": {...}} from /proc/net/netstat, which holds
+    pairs of lines: the counters' names, then their values."""
+    lines = text.splitlines()
+    tables = {}
+    for names, values in zip(lines[::2], lines[1::2]):
+        group, _, names = names.partition(":")
+        value_group, _, values = values.partition(":")
+        if group == value_group and group not in tables:
+            tables[group] = {name: int(value) for name, value in zip(names.split(), values.split())}
+    return tables
+
+
+def tcp_counter(name, path="/proc/net/netstat"):
+    """A kernel TCP counter since boot (e.g. ListenOverflows: connections dropped because a listen
+    queue was full), or None when the file does not have it."""
+    text = _read(path)
+    if text is None:
+        return None
+    return parse_netstat(text).get("TcpExt", {}).get(name)

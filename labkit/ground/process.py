@@ -6,6 +6,7 @@ import socket
 import subprocess
 import time
 
+from labkit.ground import proc
 from labkit.ground.errors import LabError
 
 _PR_SET_PDEATHSIG = 1
@@ -106,14 +107,12 @@ def terminate(pid, grace_seconds=30):
 def gone(pid):
     """True once every thread of pid has exited: no /proc entry, or a zombie waiting to be reaped.
     A JVM's main thread can be a zombie while its other threads still exit and hold its sockets."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            stat = f.read()
-        if stat[stat.rindex(")") + 2] not in "ZX":
-            return False
-        return len(os.listdir(f"/proc/{pid}/task")) <= 1
-    except (OSError, ValueError):
+    stat = proc.read_stat(pid)
+    if stat is None:
         return True
+    if not stat.exited:
+        return False
+    return (proc.task_count(pid) or 0) <= 1
 
 
 def interrupt_on_signals():

@@ -11,25 +11,15 @@ from labkit.load.tools import tool_version
 
 
 def collect(java_home, executables, command_line, cpus=None):
-    machine = facts()
     return {
         "collected": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": command_line,
-        "host": {
-            "cpu_model": machine["cpu_model"],
-            "cpu_id": machine["cpu_id"],
-            "cpus": machine["cpus"],
-            "memory_gb": machine["memory_gib"],
-            "kernel": machine["kernel"],
-            "os": machine["os"],
-            "ulimit_nofile": machine["ulimit_nofile"],
-            "loadavg_at_start": machine["loadavg"],
-        },
+        # The machine under the one vocabulary of labkit/ground/machine.py (FACTS).
+        "host": facts(),
         "jdk": _jdk(java_home),
         "payara_micro": _payara_version(),
         "git": _git(),
         "tools": {name: {"path": path, "version": tool_version(name, path)} for name, path in executables.items()},
-        "python": machine["python"],
         # --cpus: which CPUs the server and the load tool were pinned to (null: not pinned).
         "cpus": cpus.to_dict() if cpus else None,
     }

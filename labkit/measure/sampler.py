@@ -3,9 +3,9 @@
 Per process: CPU time (user+sys, /proc/PID/stat), resident memory now and at its peak (VmRSS,
 VmHWM), OS threads (Threads; virtual threads are not OS threads and do not show here), and the
 bytes it has read (rchar, /proc/PID/io: the driver's reads give a live request rate). Machine:
-busy, stolen and total CPU time from /proc/stat (labkit/ground/machine.py), so a point can say how much CPU
-*other* processes took, and how much the hypervisor took from the machine and from the CPUs the
-server may run on (steal: the server had work, the CPU ran another guest).
+busy, stolen and total CPU time from /proc/stat, so a point can say how much CPU *other* processes
+took, and how much the hypervisor took from the machine and from the CPUs the server may run on
+(steal: the server had work, the CPU ran another guest). labkit/ground/proc.py reads those files.
 """
 import csv
 import gzip
@@ -14,9 +14,10 @@ import threading
 import time
 from dataclasses import dataclass
 
-from labkit.ground.machine import cpus_times, process_cpus, read_cpu_times
+from labkit.ground import proc
+from labkit.ground.machine import process_cpus
+from labkit.ground.proc import cpus_times, read_cpu_times
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 CPU_COUNT = os.cpu_count() or 1
 
 
@@ -31,45 +32,17 @@ class ProcessReading:
 
 def read_process(pid):
     """The process's counters now, or None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            stat = f.read()
-        with open(f"/proc/{pid}/status") as f:
-            status = f.read()
-    except (FileNotFoundError, ProcessLookupError, PermissionError):
+    stat, status = proc.read_stat(pid), proc.read_status(pid)
+    if stat is None or status is None:
         return None
-    # Fields after the command name (which may hold spaces) start at ')'; utime and stime are fields 14, 15.
-    fields = stat[stat.rindex(")") + 2:].split()
-    cpu_ticks = int(fields[11]) + int(fields[12])
-    values = {}
-    for line in status.splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM", "Threads"):
-            values[key] = int(value.split()[0])
-    return ProcessReading(cpu_s=cpu_ticks / CLOCK_TICKS, rss_kb=values.get("VmRSS", 0),
-                          hwm_kb=values.get("VmHWM", 0), threads=values.get("Threads", 0),
-                          read_bytes=_read_bytes(pid))
+    return ProcessReading(cpu_s=stat.cpu_s, rss_kb=status.rss_kb or 0, hwm_kb=status.hwm_kb or 0,
+                          threads=status.threads or 0, read_bytes=proc.bytes_read(pid))
 
 
 def process_running(pid):
     """True while the process exists and has not exited (a zombie has exited)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            state = f.read().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return False
-    return state not in ("Z", "X")
-
-
-def _read_bytes(pid):
-    try:
-        with open(f"/proc/{pid}/io") as f:
-            for line in f:
-                if line.startswith("rchar:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return None
+    stat = proc.read_stat(pid)
+    return stat is not None and not stat.exited
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ from pathlib import Path
 from labkit import ROOT
 from labkit.ground.build import mvn
 from labkit.ground.errors import LabError
-from labkit.ground.machine import facts, jdk_release, read_cpu_times
+from labkit.ground.machine import facts, jdk_release
+from labkit.ground.proc import read_cpu_times
 
 BENCHMARKS_JAR = ROOT / "micro" / "target" / "benchmarks.jar"
 RESULTS_ROOT = ROOT / "results"
@@ -35,18 +36,9 @@ def new_run_dir(kind, out=None):
 
 
 def describe_machine(java_home):
-    """The facts a reader needs to judge the numbers: hardware, OS, JDK, limits, and how busy the machine was."""
-    machine = facts()
-    return {
-        "cpu": machine["cpu_model"],
-        "cpus": machine["cpus"],
-        "memory_gib": machine["memory_gib"],
-        "os": machine["os"],
-        "kernel": machine["kernel"],
-        "jdk": jdk_release(java_home).get("JAVA_RUNTIME_VERSION") or str(java_home),
-        "ulimit_nofile": machine["ulimit_nofile"][0],
-        "loadavg_start": machine["loadavg"],
-    }
+    """The facts a reader needs to judge the numbers: the machine (labkit/ground/machine.py's FACTS,
+    how busy it was included) and the JDK's runtime version under "jdk"."""
+    return {**facts(), "jdk": jdk_release(java_home).get("JAVA_RUNTIME_VERSION") or str(java_home)}
 
 
 class CpuMeter:
@@ -73,11 +65,12 @@ class CpuMeter:
 
 
 def machine_lines(machine, cpu=None):
-    """The machine as Markdown bullet lines, with a warning when other work shared the CPUs."""
+    """The machine (describe_machine, or a recorded one read through normalize_facts) as Markdown bullet
+    lines, with a warning when other work shared the CPUs."""
     lines = [
-        f"- CPU: {machine['cpu']}, {machine['cpus']} cores; memory {machine['memory_gib']} GiB",
-        f"- OS: {machine['os']}, kernel {machine['kernel']}; JDK {machine['jdk']}; ulimit -n {machine['ulimit_nofile']}",
-        "- load average (1/5/15 min) before the run: " + " / ".join(f"{v:.2f}" for v in machine["loadavg_start"]),
+        f"- CPU: {machine['cpu_model']}, {machine['cpus']} cores; memory {machine['memory_gib']} GiB",
+        f"- OS: {machine['os']}, kernel {machine['kernel']}; JDK {machine['jdk']}; ulimit -n {machine['ulimit_nofile'][0]}",
+        "- load average (1/5/15 min) before the run: " + " / ".join(f"{v:.2f}" for v in machine["loadavg"]),
     ]
     if cpu:
         lines.append(f"- CPU use during the run ({cpu['wall_s']:g} s): {cpu['busy_cores']:.2f} of {machine['cpus']} cores "

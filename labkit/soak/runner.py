@@ -7,7 +7,7 @@ from contextlib import nullcontext
 from urllib.parse import urlsplit
 
 from labkit.ground.errors import LabError
-from labkit.ground.machine import tcp_counter
+from labkit.ground.proc import tcp_counter
 from labkit.load.tools import DRIVERS, LoadSpec
 from labkit.measure.plan import rotated
 from labkit.measure.results import SOAK_SCHEMA

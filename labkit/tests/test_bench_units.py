@@ -36,7 +36,7 @@ from labkit.measure.sampler import (
 from labkit.load.scenarios import expected_longest_ms
 from labkit.catalog import scenario
 from labkit.ground.errors import LabError, UsageError
-from labkit.ground.machine import CLOCK_TICKS, cpus_times, parse_cpu_times
+from labkit.ground.proc import CLOCK_TICKS, cpus_times, parse_cpu_times
 
 TARGETS = {"platform-4000": SimpleNamespace(max_concurrent=4000), "virtual": SimpleNamespace(max_concurrent=None)}
 

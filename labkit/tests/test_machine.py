@@ -1,13 +1,19 @@
-"""One collector of machine facts (labkit/ground/machine.py), seen by bench, micro and memory under the field
-names their reports and committed results read."""
+"""One vocabulary of machine facts (labkit/ground/machine.py): what bench, capacity, micro and memory record,
+and how results recorded under older keys load."""
+import json
 import os
+import shutil
 
 import pytest
+
+from labkit import ROOT
 
 from labkit.ground import machine
 from labkit.memory import runner as memory
 from labkit.measure import env
 from labkit.micro import common
+
+RESULTS = ROOT / "docs" / "results"
 
 CPU_ID = {"vendor": "GenuineTest", "family": "6", "model": "85"}
 FIXED = {"cpu_model": "Test CPU 3000", "cpu_id": CPU_ID, "cpus": 7, "memory_kib": 25_165_824, "memory_gib": 24.0, "os": "Test OS 1",
@@ -51,31 +57,88 @@ def test_jdk_release_reads_the_release_file_and_is_empty_without_one(jdk, tmp_pa
     assert machine.jdk_release(tmp_path / "absent") == {}
 
 
-def test_each_report_gets_the_same_facts_under_its_own_names(monkeypatch, jdk):
+def test_fixed_facts_name_every_fact_of_the_vocabulary():
+    assert list(FIXED) == [fact.key for fact in machine.FACTS] == list(machine.facts())
+
+
+def test_bench_micro_and_memory_record_the_one_vocabulary(monkeypatch, jdk):
     for module in (env, common, memory):
         monkeypatch.setattr(module, "facts", lambda: dict(FIXED))
-    host = env.collect(jdk, {}, "./lab bench")["host"]
-    assert host == {"cpu_model": "Test CPU 3000", "cpu_id": CPU_ID, "cpus": 7, "memory_gb": 24.0, "kernel": "6.1.0-test",
-                    "os": "Test OS 1", "ulimit_nofile": [1024, 4096], "loadavg_at_start": [0.5, 0.25, 0.125]}
-    assert env.collect(jdk, {}, "./lab bench")["jdk"]["runtime_version"] == "25.0.1+8-LTS"
-    assert common.describe_machine(jdk) == {"cpu": "Test CPU 3000", "cpus": 7, "memory_gib": 24.0, "os": "Test OS 1",
-                                            "kernel": "6.1.0-test", "jdk": "25.0.1+8-LTS", "ulimit_nofile": 1024,
-                                            "loadavg_start": [0.5, 0.25, 0.125]}
-    assert memory.machine() == {"cores": 7, "kernel": "6.1.0-test", "python": "3.99.0", "memTotalKib": 25_165_824,
-                                "loadAverage": [0.5, 0.25, 0.125]}
+    collected = env.collect(jdk, {}, "./lab bench")
+    assert collected["host"] == FIXED  # env.json of bench, capacity and soak
+    assert collected["jdk"]["runtime_version"] == "25.0.1+8-LTS"
+    assert common.describe_machine(jdk) == dict(FIXED, jdk="25.0.1+8-LTS")  # micro: the facts and its JDK
+    assert memory.machine() == FIXED  # thread-memory.json's machineAtStart and machineAtEnd
     # What the micro report prints from it.
     lines = common.machine_lines(common.describe_machine(jdk))
-    assert lines[0] == "- CPU: Test CPU 3000, 7 cores; memory 24.0 GiB"
-    assert lines[2] == "- load average (1/5/15 min) before the run: 0.50 / 0.25 / 0.12"
+    assert lines == ["- CPU: Test CPU 3000, 7 cores; memory 24.0 GiB",
+                     "- OS: Test OS 1, kernel 6.1.0-test; JDK 25.0.1+8-LTS; ulimit -n 1024",
+                     "- load average (1/5/15 min) before the run: 0.50 / 0.25 / 0.12"]
 
 
-def test_a_tcp_counter_is_read_from_the_kernels_name_and_value_lines(tmp_path):
-    netstat = tmp_path / "netstat"
-    netstat.write_text("TcpExt: SyncookiesSent ListenOverflows ListenDrops\n"
-                       "TcpExt: 0 1995496 1995497\n"
-                       "IpExt: InNoRoutes InTruncatedPkts\n"
-                       "IpExt: 0 0\n")
-    assert machine.tcp_counter("ListenOverflows", netstat) == 1995496
-    assert machine.tcp_counter("ListenDrops", netstat) == 1995497
-    assert machine.tcp_counter("NoSuchCounter", netstat) is None
-    assert machine.tcp_counter("ListenOverflows", tmp_path / "missing") is None
+# The machine as each kind of result recorded it before the vocabulary was one.
+OLD_ENV_HOST = {"cpu_model": "Test CPU 3000", "cpu_id": CPU_ID, "cpus": 7, "memory_gb": 24.0, "kernel": "6.1.0-test",
+                "os": "Test OS 1", "ulimit_nofile": [1024, 4096], "loadavg_at_start": [0.5, 0.25, 0.125]}
+OLD_MICRO = {"cpu": "Test CPU 3000", "cpus": 7, "memory_gib": 24.0, "os": "Test OS 1", "kernel": "6.1.0-test",
+             "jdk": "25.0.1+8-LTS", "ulimit_nofile": 1024, "loadavg_start": [0.5, 0.25, 0.125]}
+OLD_MEMORY = {"cores": 7, "kernel": "6.1.0-test", "python": "3.99.0", "memTotalKib": 25_165_824,
+              "loadAverage": [0.5, 0.25, 0.125]}
+
+
+def test_an_old_keyed_record_loads_under_todays_keys():
+    kept = dict(OLD_ENV_HOST)
+    assert machine.normalize_facts(OLD_ENV_HOST) == {key: FIXED[key] for key in FIXED if key not in
+                                                     ("memory_kib", "python")}
+    assert OLD_ENV_HOST == kept, "the record itself is not changed: a rebuilt folder writes it back as it was"
+    micro = machine.normalize_facts(OLD_MICRO)
+    assert micro == {"cpu_model": "Test CPU 3000", "cpus": 7, "memory_gib": 24.0, "os": "Test OS 1",
+                     "kernel": "6.1.0-test", "jdk": "25.0.1+8-LTS", "ulimit_nofile": [1024, None],
+                     "loadavg": [0.5, 0.25, 0.125]}
+    assert machine.normalize_facts(OLD_MEMORY) == {"cpus": 7, "kernel": "6.1.0-test", "python": "3.99.0",
+                                                   "memory_kib": 25_165_824, "loadavg": [0.5, 0.25, 0.125]}
+    assert machine.normalize_facts(FIXED) == FIXED, "a record with today's keys loads as it is"
+    # A record holding a fact under both names: today's key wins.
+    assert machine.normalize_facts({"loadavg": [1, 2, 3], "loadavg_at_start": [4, 5, 6]}) == {"loadavg": [1, 2, 3]}
+
+
+def test_former_keys_never_name_a_fact_of_today():
+    today = {fact.key for fact in machine.FACTS}
+    assert set(machine.FORMER_KEYS).isdisjoint(today)
+    assert set(machine.FORMER_KEYS.values()) <= today
+
+
+def test_the_micro_report_reads_an_old_record_as_it_did():
+    jdk_version = OLD_MICRO["jdk"]
+    today = common.machine_lines(dict(FIXED, jdk=jdk_version))
+    assert common.machine_lines(machine.normalize_facts(OLD_MICRO)) == today
+
+
+def test_committed_results_load_under_the_vocabulary():
+    """Every machine description committed under docs/results/ names only facts of today once loaded."""
+    today = {fact.key for fact in machine.FACTS}
+    recorded = [json.loads(path.read_text())["host"] for path in RESULTS.rglob("env.json")]
+    recorded += [json.loads((RESULTS / "thread-memory.json").read_text())[key] for key in ("machineAtStart", "machineAtEnd")]
+    assert len(recorded) > 10
+    for host in recorded:
+        loaded = machine.normalize_facts(host)
+        assert set(loaded) <= today and {"cpus", "kernel", "loadavg"} <= set(loaded)
+
+
+@pytest.mark.parametrize("folder", ["i4-steady", "capacity/s100-run4"])
+def test_bench_and_capacity_reports_read_old_and_new_keys_alike(folder, tmp_path):
+    """A committed run's report, once with its env.json host as recorded, once under today's keys."""
+    from labkit.commands.report import rebuild, results_file
+    from labkit.measure.results import read_json
+
+    reports = []
+    for name in ("recorded", "today"):
+        copy = tmp_path / name
+        shutil.copytree(RESULTS / folder, copy)
+        run = read_json(results_file(copy))
+        if name == "today":
+            run["env"]["host"] = dict(machine.normalize_facts(run["env"]["host"]), memory_kib=1, python="3.99.0")
+            assert "memory_gb" not in run["env"]["host"] and "loadavg" in run["env"]["host"]
+        rebuild(run, copy)
+        reports.append((copy / "report.md").read_text())
+    assert reports[0] == reports[1]
+    assert "| Load average at start |" in reports[0]

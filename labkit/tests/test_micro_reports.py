@@ -123,3 +123,43 @@ def test_cpu_meter_separates_the_runs_own_cpu_from_the_machines():
     assert reading["busy_cores"] >= 0 and reading["other_cores"] >= 0
     lines = common.machine_lines(common.describe_machine(sys.prefix), dict(reading, other_cores=1.5))
     assert any("The machine was shared" in line for line in lines)
+
+
+def _write_echo_folder(folder, machine):
+    """The files an echo run leaves for `--from`: run.json and one CSV row."""
+    import csv
+    import json
+
+    from labkit.micro import echo
+    settings = {"connections": [100], "clients": ["virtual"], "duration_s": 5.0, "latency_ms": 1000,
+                "message_size": 32, "port": 18320, "port_span": 20, "listen_ports": 4, "client_nofile": None}
+    (folder / "run.json").write_text(json.dumps({"command": "./lab micro echo --quick", "settings": settings,
+                                                 "machine": machine, "cpu": None}))
+    row = dict.fromkeys(echo.CSV_FIELDS, "")
+    row.update(client="virtual", connections=100, status="ok", throughput_per_s=99.5, ideal_per_s=100, unfinished=0,
+               cpu_s=1.25, peak_rss_mb=80.5, peak_platform_threads=20, server_cpu_s=0.5, server_peak_rss_mb=60.0)
+    with open(folder / "echo-sweep.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=echo.CSV_FIELDS)
+        writer.writeheader()
+        writer.writerow(row)
+
+
+def test_an_echo_report_redrawn_from_an_old_run_json_reads_its_machine_as_before(tmp_path, monkeypatch):
+    from labkit.micro import chart
+    monkeypatch.setattr(chart, "echo_chart", lambda rows, path, title: path)  # no matplotlib here
+    old = {"cpu": "Test CPU 3000", "cpus": 7, "memory_gib": 24.0, "os": "Test OS 1", "kernel": "6.1.0-test",
+           "jdk": "25.0.1+8-LTS", "ulimit_nofile": 1024, "loadavg_start": [0.5, 0.25, 0.125]}
+    new = {"cpu_model": "Test CPU 3000", "cpu_id": None, "cpus": 7, "memory_kib": 25_165_824, "memory_gib": 24.0,
+           "os": "Test OS 1", "kernel": "6.1.0-test", "ulimit_nofile": [1024, 4096],
+           "loadavg": [0.5, 0.25, 0.125], "python": "3.99.0", "jdk": "25.0.1+8-LTS"}
+    reports = []
+    for name, machine in (("old", old), ("new", new)):
+        folder = tmp_path / name
+        folder.mkdir()
+        _write_echo_folder(folder, machine)
+        assert main(["micro", "echo", "--from", str(folder)]) == 0
+        reports.append((folder / "report.md").read_text())
+    assert reports[0] == reports[1]
+    assert ("- CPU: Test CPU 3000, 7 cores; memory 24.0 GiB\n"
+            "- OS: Test OS 1, kernel 6.1.0-test; JDK 25.0.1+8-LTS; ulimit -n 1024\n"
+            "- load average (1/5/15 min) before the run: 0.50 / 0.25 / 0.12\n") in reports[0]
