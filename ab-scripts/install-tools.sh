@@ -32,6 +32,8 @@ package apache2-utils   command -v ab                       # ab: a load tool of
 package wrk             command -v wrk                      # wrk: a load tool of ./lab bench
 package python3-venv    python3 -c 'import ensurepip'       # ./lab's own .venv
 package golang-go       command -v go                       # builds the Go load tools below
+package openssh-server  test -x /usr/sbin/sshd              # the hosts of ./lab hosts (one sshd each)
+package iproute2        command -v ip                       # their network namespaces and links
 build ab-scripts/install-bombardier.sh
 build ab-scripts/install-vegeta.sh      # the open-model load tool (./lab capacity, --rate)
 # ----------------------------------------------------------------------------------------------

@@ -5,15 +5,13 @@ and exit code 2); checks that need several options together raise UsageError fro
 BenchConfig.build, which the command turns into the same usage line.
 """
 import argparse
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from labkit.ground.arguments import single_line, whole_number
 from labkit.servers.carriers import check_carrier_options
 from labkit.ground.errors import UsageError
 from labkit.servers.registry import choices
-from labkit.measure.cpus import cpu_pinning, server_jvm_options
+from labkit.measure.cpus import server_jvm_options
 from labkit.servers.heaps import check_jvm_options
 from labkit.load.levels import LoadLevel, SleepSpec, sleep_spec
 
@@ -40,38 +38,6 @@ def concurrency_list(text):
             raise argparse.ArgumentTypeError(f"concurrency must be in 1..{MAX_CONCURRENCY}, was {number}")
         levels.append((number, sleep_spec(sleep) if sleep else None))
     return tuple(levels)
-
-
-def name_list(text):
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    if not names:
-        raise argparse.ArgumentTypeError("expected a comma-separated list of names")
-    if len(set(names)) != len(names):
-        raise argparse.ArgumentTypeError(f"a name is given twice in '{text}'")
-    return names
-
-
-def run_name(text):
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", text):
-        raise argparse.ArgumentTypeError(f"name may hold letters, digits, '.', '_' and '-' (max 64), was '{text}'")
-    return text
-
-
-def add_run_options(parser, default_name):
-    """The options every server-under-load command takes alike (./lab bench, ./lab capacity): where
-    server and load tool run, how the server starts, and where the results go."""
-    parser.add_argument("--cpus", type=cpu_pinning, metavar="server=CPUS,driver=CPUS",
-                        help="pin the server and the load tool to different CPUs (e.g. server=1,driver=0); "
-                             "recorded in env.json and the report; a server on one CPU keeps the G1 collector "
-                             "(-XX:+UseG1GC added unless --jvm-opt picks one)")
-    parser.add_argument("--port", type=whole_number(1, 65535, "--port"), metavar="PORT",
-                        help="server port on 127.0.0.1 (default 8080)")
-    parser.add_argument("--jvm-opt", action="append", metavar="OPT", type=single_line,
-                        help="extra server JVM option, repeatable (--jvm-opt=-Xmx2g)")
-    parser.add_argument("--no-jvm-defaults", dest="jvm_defaults", action="store_false", default=None,
-                        help="start Payara Micro without domain-config/jvm.options")
-    parser.add_argument("--name", type=run_name, help=f"results folder suffix (default {default_name})")
-    parser.add_argument("--out", metavar="DIR", help="write the results here instead of results/<timestamp>-<name>/")
 
 
 def default_timeout_s(sleep):

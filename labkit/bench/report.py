@@ -240,7 +240,7 @@ def _stalls(run):
                   + f" got no answer within {stall['waited_s']:g} s; "
                   f"{stall['answered_before']} probes had been answered before it. The load tool was stopped, then "
                   f"the server.",
-                  f"- Thread dump: " + (f"[{dump['file']}]({dump['file']})" if dump.get("file") else "none")
+                  "- Thread dump: " + (f"[{dump['file']}]({dump['file']})" if dump.get("file") else "none")
                   + (f" ({dump['error']})" if dump.get("error") else "")
                   + " (`jcmd PID Thread.dump_to_file -format=json`, virtual threads included)"]
         if dump.get("summary"):

@@ -124,7 +124,7 @@ class BenchRunner:
                     left = len(session.points) - number - 1
                     self.skipped_points += left
                     record["stalled_at"] = point.id
-                    self.progress.note(f"the server stalled: thread dump in raw/, server stopped"
+                    self.progress.note("the server stalled: thread dump in raw/, server stopped"
                                        + (f"; its {left} later points are not run" if left else ""))
                     break
         finally:

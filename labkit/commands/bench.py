@@ -1,15 +1,9 @@
 """./lab bench: the thread modes side by side under load, sampled, with a report and charts."""
 import argparse
-import resource
-import shlex
 import sys
-from contextlib import contextmanager
-from datetime import datetime
-from pathlib import Path
 
 from labkit.load.levels import MAX_DEPTH, sleep_spec
 from labkit.servers.registry import DEFAULT_MODES
-from labkit import ROOT
 from labkit.ground.build import ensure_built
 from labkit.ground.arguments import positive_seconds, whole_number
 from labkit.servers.carriers import add_carriers_argument
@@ -24,14 +18,13 @@ from labkit.servers.heaps import heap_list
 from labkit.measure.env import collect
 from labkit.measure.progress import Progress
 from labkit.bench.runner import BenchRunner, RunRecorder
+from labkit.commands.common import add_run_options, lab_command_line, raise_open_files_limit, recording_end, results_folder
+from labkit.ground.arguments import name_list
 from labkit.load.scenarios import requests_scenario
 from labkit.catalog import scenario
 from labkit.load.requests_mix import add_request_arguments
 from labkit.servers.userapp import add_war_argument
 
-RESULTS = ROOT / "results"
-# File descriptors besides the connections: JVM jars, logs, epoll, the tool's own.
-SPARE_FILES = 1024
 
 _parser = None
 
@@ -67,7 +60,7 @@ def register(subparsers):
     p.add_argument("--quick", action="store_true",
                    help="preset: the four modes, c=100 and c=1000 at 100 ms, 5 s warm-up, 6 s windows, 2 repeats "
                         "on one server per mode (a few minutes); other options override it")
-    p.add_argument("--modes", type=options.name_list, metavar="LIST",
+    p.add_argument("--modes", type=name_list, metavar="LIST",
                    help="comma-separated targets (default: " + ",".join(DEFAULT_MODES) + "); any target "
                         "registered in labkit/servers/registry.py, or any size of a mode template: platform-8, "
                         "virtual-200, server-platform-32 (a wrong name lists them)")
@@ -95,7 +88,7 @@ def register(subparsers):
     p.add_argument("--restart", choices=("repeat", "mode"),
                    help="'repeat': each repeat starts every server afresh, modes interleaved (default); "
                         "'mode': one server per mode, repeats back to back")
-    p.add_argument("--driver", dest="drivers", type=options.name_list, metavar="LIST",
+    p.add_argument("--driver", dest="drivers", type=name_list, metavar="LIST",
                    help="load tool(s): " + ", ".join(DRIVERS) + " (default bombardier, vegeta with --rate); "
                         "several run every point under each")
     p.add_argument("--rate", type=whole_number(1, 10_000_000, "--rate"), metavar="REQ_PER_S",
@@ -106,7 +99,7 @@ def register(subparsers):
     p.add_argument("--steady", action="store_true",
                    help="measure each window inside one continuous run of the load tool (warm-up, window, then "
                         "a drain of one timeout), counting only requests that start in the window, so the "
-                        "connection ramp stays out of it (ab only)")
+                        "connection ramp stays out of it (ab and vegeta, which record each request's start)")
     p.add_argument("--timeout", type=positive_seconds, metavar="S",
                    help="request timeout of the load tool; must be above the sleep "
                         f"(default: the larger of {options.MIN_DEFAULT_TIMEOUT_S:g} s and "
@@ -127,7 +120,7 @@ def register(subparsers):
                         "connections / 200 s)")
     add_war_argument(p)
     add_request_arguments(p)
-    options.add_run_options(p, default_name="'bench', 'quick' with --quick")
+    add_run_options(p, default_name="'bench', 'quick' with --quick")
     p.set_defaults(run=run)
     _parser = p
 
@@ -153,7 +146,7 @@ def run(args):
     if config.rate and any(DRIVERS[d].open_model for d in config.drivers):
         # An open model opens as many connections as the requests in flight need, up to its bound.
         connections = max(connections, MAX_CONNECTIONS_OPEN_MODEL)
-    _raise_open_files_limit(connections)
+    raise_open_files_limit(connections)
 
     out_dir.mkdir(parents=True, exist_ok=True)
     env = collect(java_home, executables, lab_command_line("bench"), config.cpus)
@@ -193,59 +186,6 @@ def _config(args):
     default_modes = chosen.targets or DEFAULT_MODES
     return BenchConfig.build(args, known_targets=all_targets(), known_drivers=DRIVERS, default_modes=default_modes,
                              default_sleep=chosen.default_sleep)
-
-
-class RunEnd:
-    """How a run ended, for its record: complete, failed (with the first line of the error) or interrupted."""
-    state = "complete"
-    error = None
-
-
-@contextmanager
-def recording_end(finish):
-    """Runs the block and then, whatever happened, finish(state, error); Ctrl-C and a LabError
-    still propagate (the exit code stays theirs), after the record says how the run ended."""
-    end = RunEnd()
-    try:
-        yield end
-    except KeyboardInterrupt:
-        end.state = "interrupted"
-        raise
-    except LabError as e:
-        end.state, end.error = "failed", str(e).splitlines()[0]
-        raise
-    finally:
-        finish(end.state, end.error)
-
-
-def results_folder(out, name):
-    """Where a run writes: --out when it is a new or empty folder (a UsageError otherwise, so no
-    earlier results are mixed in), else results/<timestamp>-<name>/."""
-    if out is not None:
-        out_dir = Path(out).resolve()
-        if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-            raise UsageError(f"--out {out} exists and is not an empty folder")
-        return out_dir
-    return RESULTS / f"{datetime.now():%Y%m%d-%H%M%S}-{name}"
-
-
-def lab_command_line(command):
-    """The ./lab command line of this run, for env.json and the report."""
-    return "./lab " + shlex.join(sys.argv[1:]) if sys.argv[1:] else f"./lab {command}"
-
-
-def _raise_open_files_limit(concurrency):
-    """Server and load tool each hold one socket per connection: lift the soft limit to the hard
-    one (children inherit it) and say so when even that is too low."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    needed = concurrency + SPARE_FILES
-    if soft < needed:
-        new_soft = hard if hard == resource.RLIM_INFINITY else max(soft, hard)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (new_soft, hard))
-        soft = new_soft
-    if soft != resource.RLIM_INFINITY and soft < needed:
-        raise LabError(f"{concurrency} connections need about {needed} open files, but ulimit -n is {soft} "
-                       f"(hard limit {hard}): raise it (e.g. ulimit -n {needed}) or lower --concurrency")
 
 
 def _finish(recorder, progress, state, error, out_dir, several_drivers):

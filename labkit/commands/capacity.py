@@ -5,9 +5,9 @@ import sys
 from labkit.load.levels import MAX_DEPTH
 from labkit.servers.registry import DEFAULT_MODES
 from labkit import ROOT
-from labkit.ground.arguments import decimal_number, percentage, positive_seconds, whole_number
+from labkit.ground.arguments import decimal_number, name_list, percentage, positive_seconds, whole_number
 from labkit.bench import config as bench_options
-from labkit.commands.bench import _raise_open_files_limit, lab_command_line, recording_end, results_folder
+from labkit.commands.common import add_run_options, lab_command_line, raise_open_files_limit, recording_end, results_folder
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from labkit.measure.env import collect
 from labkit.ground.build import ensure_built
@@ -43,7 +43,7 @@ def register(subparsers):
                     "(vegeta, open model) ramping up then bisecting to the highest rate whose latency meets the "
                     "goal with no failed request, then confirmation windows at that rate on fresh servers.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--modes", type=bench_options.name_list, metavar="LIST",
+    p.add_argument("--modes", type=name_list, metavar="LIST",
                    help="comma-separated targets (default: " + ",".join(DEFAULT_MODES) + ")")
     p.add_argument("--sleep", dest="sleeps", type=options.sleep_list, metavar="MS[,MS...]",
                    help="sleep per request in ms, one search per value (default 100)")
@@ -89,7 +89,7 @@ def register(subparsers):
                    help="rest between windows, before waiting for a quiet server (default 3)")
     p.add_argument("--timeout", type=positive_seconds, metavar="S",
                    help="request timeout; must be above the goal (default: the larger of 5 s and 4 x the goal)")
-    bench_options.add_run_options(p, default_name="'capacity'")
+    add_run_options(p, default_name="'capacity'")
     p.set_defaults(run=run)
     _parser = p
 
@@ -105,7 +105,7 @@ def run(args):
     executable = ensure_tools(["vegeta"])["vegeta"]
     java_home = find_java_home()
     ensure_built()
-    _raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
+    raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
 
     out_dir.mkdir(parents=True, exist_ok=True)
     env = collect(java_home, {"vegeta": executable}, lab_command_line("capacity"), config.cpus)

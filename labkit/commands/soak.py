@@ -1,6 +1,6 @@
 """./lab soak: each target at FACTOR x its capacity for a while, then idle; did it survive?"""
 
-from labkit.commands.bench import _raise_open_files_limit, lab_command_line, results_folder
+from labkit.commands.common import add_run_options, lab_command_line, raise_open_files_limit, results_folder
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from labkit.measure.env import collect
 from labkit.ground.build import ensure_built
@@ -13,7 +13,6 @@ from labkit.soak.runner import run_soak
 from labkit.catalog import all_targets
 from labkit.servers.registry import choices
 from labkit.ground.arguments import positive_number, positive_seconds, whole_number
-from labkit.bench.config import add_run_options
 from labkit.measure.cpus import server_jvm_options
 
 _parser = None
@@ -74,7 +73,7 @@ def run(args):
     java_home = find_java_home()
     if any(find_mode(m) for m in config.modes):
         ensure_built()
-    _raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
+    raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
     out_dir.mkdir(parents=True, exist_ok=True)
     env = collect(java_home, {DRIVER: executable}, lab_command_line("soak"), config.cpus)
     result = run_soak(config, targets, executable, out_dir, env)

@@ -6,6 +6,7 @@ and exit code 2. `name` repeats the option in the message where the tests and us
 """
 import argparse
 import math
+import re
 
 from labkit.ground.errors import UsageError
 
@@ -95,3 +96,18 @@ def positive_seconds(text):
     if not 0 < value <= 3600 or math.isnan(value):
         raise argparse.ArgumentTypeError(f"seconds must be in (0, 3600], was '{text}'")
     return value
+
+
+def name_list(text):
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("expected a comma-separated list of names")
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"a name is given twice in '{text}'")
+    return names
+
+
+def run_name(text):
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", text):
+        raise argparse.ArgumentTypeError(f"name may hold letters, digits, '.', '_' and '-' (max 64), was '{text}'")
+    return text

@@ -173,7 +173,7 @@ class SshHost:
         path = Path(path)
         remote_dir = f"{self.workdir}/{folder}" if folder else self.workdir
         remote = f"{remote_dir}/{path.name}"
-        there = self.run(["sh", "-c", f'mkdir -p "$1" && sha256sum "$2" 2>/dev/null || true', "sh", remote_dir, remote])
+        there = self.run(["sh", "-c", 'mkdir -p "$1" && sha256sum "$2" 2>/dev/null || true', "sh", remote_dir, remote])
         if there.stdout.split()[:1] != [sha256(path)]:
             self._scp(str(path), f"{self._scp_target()}:{remote}")
         return remote

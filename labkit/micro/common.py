@@ -21,7 +21,7 @@ OTHER_WORK_CORES = 0.25
 def ensure_benchmarks_jar(rebuild=False, log=print):
     """Builds micro/target/benchmarks.jar (tests skipped) when it is missing or a rebuild is asked for."""
     if rebuild or not BENCHMARKS_JAR.exists():
-        log("building micro/target/benchmarks.jar: mvn -pl micro package -DskipTests", flush=True)
+        log("building micro/target/benchmarks.jar: ./mvnw -pl micro package -DskipTests", flush=True)
         mvn(["-pl", "micro", "package", "-DskipTests"])
     if not BENCHMARKS_JAR.exists():
         raise LabError(f"the build did not produce {BENCHMARKS_JAR}")

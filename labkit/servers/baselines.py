@@ -67,7 +67,7 @@ def ensure_baselines_built(rebuild=False, log=print):
                if not p.exists()]
     if missing or rebuild:
         why = "rebuild requested" if rebuild else "missing " + ", ".join(str(m.relative_to(ROOT)) for m in missing)
-        log(f"building ({why}): mvn -pl baselines,baselines-helidon,baselines-vertx -am package -DskipTests")
+        log(f"building ({why}): ./mvnw -pl baselines,baselines-helidon,baselines-vertx -am package -DskipTests")
         mvn(["-pl", "baselines,baselines-helidon,baselines-vertx", "-am", "package", "-DskipTests"])
     still_missing = [p for p in (BASELINES_JAR, HELIDON_JAR, VERTX_JAR) if not p.exists()]
     if still_missing:

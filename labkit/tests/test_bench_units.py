@@ -7,7 +7,8 @@ from types import SimpleNamespace
 import pytest
 
 from labkit.bench import config as options
-from labkit.commands.bench import RESULTS, outcome, recording_end, results_folder
+from labkit.commands.bench import outcome
+from labkit.commands.common import RESULTS, recording_end, results_folder
 from labkit.bench.config import BenchConfig
 from labkit.load.levels import LoadLevel, SleepSpec, sleep_spec
 from labkit.load.tools import DRIVERS, LoadSpec

@@ -127,18 +127,19 @@ def test_committed_results_load_under_the_vocabulary():
 @pytest.mark.parametrize("folder", ["i4-steady", "capacity/s100-run4"])
 def test_bench_and_capacity_reports_read_old_and_new_keys_alike(folder, tmp_path):
     """A committed run's report, once with its env.json host as recorded, once under today's keys."""
-    from labkit.commands.report import rebuild, results_file
-    from labkit.measure.results import read_json
+    from labkit.commands.report import rebuild
+    from labkit.measure.results import RESULTS_JSON, StoredRun, stored_file
 
     reports = []
     for name in ("recorded", "today"):
         copy = tmp_path / name
         shutil.copytree(RESULTS / folder, copy)
-        run = read_json(results_file(copy))
+        stored = StoredRun.read(stored_file(copy, RESULTS_JSON))
         if name == "today":
-            run["env"]["host"] = dict(machine.normalize_facts(run["env"]["host"]), memory_kib=1, python="3.99.0")
-            assert "memory_gb" not in run["env"]["host"] and "loadavg" in run["env"]["host"]
-        rebuild(run, copy)
+            host = stored.run["env"]["host"]
+            stored.run["env"]["host"] = dict(machine.normalize_facts(host), memory_kib=1, python="3.99.0")
+            assert "memory_gb" not in stored.run["env"]["host"] and "loadavg" in stored.run["env"]["host"]
+        rebuild(stored, copy)
         reports.append((copy / "report.md").read_text())
     assert reports[0] == reports[1]
     assert "| Load average at start |" in reports[0]

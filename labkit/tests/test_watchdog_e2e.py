@@ -7,7 +7,6 @@ Micro starts and 8 s windows.
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
