@@ -4,6 +4,8 @@ a window with failed requests, whether its server is still there to measure.
 """
 import subprocess
 import time
+
+from labkit.ground import proc
 from pathlib import Path
 
 from labkit.measure.sampler import process_running, read_process
@@ -65,23 +67,10 @@ def wait_for_time_wait(port, limit=TIME_WAIT_LIMIT):
     return {"time_wait_at_start": count, "waited_s": round(time.monotonic() - began, 1)}
 
 
-def time_wait_sockets(port, tables=("/proc/net/tcp", "/proc/net/tcp6")):
+def time_wait_sockets(port, tables=proc.TCP_TABLES):
     """Sockets in TIME_WAIT whose remote end is `port` (the load tool's side of closed connections to
     the server), or None when /proc/net/tcp cannot be read."""
-    wanted = f":{port:04X}"
-    count, read_any = 0, False
-    for table in tables:
-        try:
-            with open(table) as f:
-                next(f, None)
-                for line in f:
-                    fields = line.split()
-                    if len(fields) > 3 and fields[3] == "06" and fields[2].endswith(wanted):
-                        count += 1
-            read_any = True
-        except OSError:
-            continue
-    return count if read_any else None
+    return proc.sockets_to(port, proc.TIME_WAIT, tables)
 
 
 def check_server(server, mode, sleep, record, connections, log):

@@ -96,6 +96,24 @@ def read_status(pid):
     return parse_status(text) if text else None
 
 
+def command_line(pid, root="/proc"):
+    """The process's arguments (/proc/<pid>/cmdline, NUL-separated), [] when it is gone. `root`: a
+    /proc to read (a test's copy)."""
+    try:
+        with open(f"{root}/{pid}/cmdline", "rb") as f:
+            return f.read().decode(errors="replace").split("\0")
+    except OSError:
+        return []
+
+
+def pids(root="/proc"):
+    """Every process's pid now."""
+    try:
+        return sorted(int(entry) for entry in os.listdir(root) if entry.isdigit())
+    except OSError:
+        return []
+
+
 def _leading_int(value):
     """1234 from '1234 kB'; None when there is no value."""
     try:
@@ -252,3 +270,27 @@ def tcp_counter(name, path="/proc/net/netstat"):
     if text is None:
         return None
     return parse_netstat(text).get("TcpExt", {}).get(name)
+
+
+# TCP sockets by state: /proc/net/tcp and tcp6 list one socket a line (local and remote address as
+# hex ADDR:PORT, then the state in hex: 06 is TIME_WAIT).
+TCP_TABLES = ("/proc/net/tcp", "/proc/net/tcp6")
+TIME_WAIT = "06"
+
+
+def count_sockets(text, state, remote_port):
+    """The sockets of one /proc/net/tcp table's text in `state` whose remote end is `remote_port`."""
+    wanted = f":{remote_port:04X}"
+    count = 0
+    for line in text.splitlines()[1:]:
+        fields = line.split()
+        if len(fields) > 3 and fields[3] == state and fields[2].endswith(wanted):
+            count += 1
+    return count
+
+
+def sockets_to(remote_port, state=TIME_WAIT, tables=TCP_TABLES):
+    """Sockets in `state` (TIME_WAIT unless told) whose remote end is `remote_port`, over IPv4 and
+    IPv6; None when no table can be read."""
+    texts = [text for text in (_read(table) for table in tables) if text is not None]
+    return sum(count_sockets(text, state, remote_port) for text in texts) if texts else None

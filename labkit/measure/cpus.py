@@ -11,6 +11,8 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from labkit.ground import proc
+
 ROLES = ("server", "driver")
 
 
@@ -94,11 +96,5 @@ def _text(cpus):
 
 def allowed_cpus(pid):
     """The process's Cpus_allowed_list from /proc, or None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("Cpus_allowed_list:"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
+    status = proc.read_status(pid)
+    return status.fields.get("Cpus_allowed_list") if status else None

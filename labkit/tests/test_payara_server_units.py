@@ -196,7 +196,8 @@ def test_a_remote_console_without_secure_admin_is_refused():
 def _fake_process(proc, pid, ppid, *args):
     (proc / str(pid)).mkdir(parents=True)
     (proc / str(pid) / "cmdline").write_bytes(b"\0".join(a.encode() for a in args) + b"\0")
-    (proc / str(pid) / "stat").write_text(f"{pid} (java) S {ppid} {pid} {pid} 0 -1\n")
+    # A whole stat line, as the kernel writes it (52 fields).
+    (proc / str(pid) / "stat").write_text(f"{pid} (java) S {ppid} {pid} {pid} 0 -1 4194560 " + " ".join(["0"] * 44) + "\n")
 
 
 def test_only_orphaned_servers_of_the_lab_domains_on_the_port_are_leftovers(tmp_path):
@@ -209,7 +210,7 @@ def test_only_orphaned_servers_of_the_lab_domains_on_the_port_are_leftovers(tmp_
     _fake_process(proc, 301, 1, "java", f"{root}/loomlab-18580-virtual/sub", "ASMain")       # not a domain root
     _fake_process(proc, 302, 1, "java", f"{root}/loomlab-it-virtual-4000", "ASMain")        # Arquillian's
     (proc / "self").mkdir()
-    assert leftover_servers(domains, 18580, proc=proc) == [(100, "loomlab-18580-virtual")]
+    assert leftover_servers(domains, 18580, proc_root=proc) == [(100, "loomlab-18580-virtual")]
 
 
 def test_a_server_left_on_the_port_by_a_killed_lab_is_stopped_before_the_port_check(tmp_path):

@@ -7,8 +7,8 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from pathlib import Path
 
+from labkit.ground import proc
 from labkit.ground.build import VIRTUAL_POOL_JAR
 from labkit.ground.errors import LabError, UsageError
 from labkit.servers.appserver.asadmin import Asadmin
@@ -128,19 +128,11 @@ class ServerDomain:
 
     def server_pids(self):
         """Every live process whose command line runs this domain (normally one server JVM)."""
-        pids = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit() and self.is_server(int(entry.name)):
-                pids.append(int(entry.name))
-        return pids
+        return [pid for pid in proc.pids() if self.is_server(pid)]
 
     def is_server(self, pid):
         """Whether pid is a live server JVM of this domain (by its command line: pids get reused)."""
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-        except OSError:
-            return False
-        return f"-Dcom.sun.aas.instanceRoot={self.dir}\0" in cmdline
+        return f"-Dcom.sun.aas.instanceRoot={self.dir}" in proc.command_line(pid)
 
     def jvm_options(self):
         """The server-config JVM options as domain.xml holds them."""

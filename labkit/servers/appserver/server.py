@@ -22,6 +22,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from labkit.ground import proc
 from labkit import ROOT
 from labkit.ground.build import VIRTUAL_POOL_JAR, WAR
 from labkit.ground.errors import LabError
@@ -347,38 +348,32 @@ class AppServer(LabServer):
 # child. If the lab is killed with SIGKILL, its parent-death signal reaches only the launcher: the
 # server JVM lives on, orphaned, and holds the ports the next run checks.
 
-def leftover_servers(domains_dir, port, proc=Path("/proc")):
+def leftover_servers(domains_dir, port, proc_root=Path("/proc")):
     """(pid, domain) of server JVMs of the lab's domains for HTTP `port` (any mode) whose launcher is
     gone. A server whose parent is still its start-domain launcher belongs to a running lab: kept."""
     marker = f"-Dcom.sun.aas.instanceRoot={Path(domains_dir)}/loomlab-{port}-"
     found = []
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        args = _cmdline(proc, entry.name)
+    for pid in proc.pids(proc_root):
+        args = _cmdline(proc_root, pid)
         roots = [a for a in args if a.startswith(marker) and "/" not in a[len(marker):]]
-        if roots and not _is_launcher(proc, _parent_pid(proc, entry.name)):
-            found.append((int(entry.name), Path(roots[0].split("=", 1)[1]).name))
+        if roots and not _is_launcher(proc_root, _parent_pid(proc_root, pid)):
+            found.append((pid, Path(roots[0].split("=", 1)[1]).name))
     return sorted(found)
 
 
-def _cmdline(proc, pid):
-    try:
-        return (proc / str(pid) / "cmdline").read_bytes().decode(errors="replace").split("\0")
-    except OSError:
-        return []
+def _cmdline(proc_root, pid):
+    return proc.command_line(pid, proc_root)
 
 
-def _parent_pid(proc, pid):
+def _parent_pid(proc_root, pid):
     try:
-        stat = (proc / str(pid) / "stat").read_text()
-        return int(stat[stat.rindex(")") + 2:].split()[1])
+        return proc.parse_stat((Path(proc_root) / str(pid) / "stat").read_text()).ppid
     except (OSError, ValueError, IndexError):
         return None
 
 
-def _is_launcher(proc, pid):
-    return pid is not None and "start-domain" in _cmdline(proc, pid)
+def _is_launcher(proc_root, pid):
+    return pid is not None and "start-domain" in _cmdline(proc_root, pid)
 
 
 def sha256(path):
