@@ -118,6 +118,9 @@ class BenchConfig:
     wars: tuple = ()
     # --request/--requests: what is loaded instead of a scenario (requests_mix.RequestMix), or None.
     requests: object = None
+    # --server-host: the host the servers start on (labkit.hosts; None: this machine), and the JDK there.
+    server_host: object = None
+    remote_java: str | None = None
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)

@@ -1,4 +1,5 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
+from labkit.measure.env import server_host_row
 from labkit.bench.locks_report import locks_section
 from labkit.bench.ownapp_report import own_app_section
 from labkit.ground.machine import cpu_text, normalize_facts
@@ -64,6 +65,7 @@ def _setup(run):
                         else f"{DEFAULT_STALL_AFTER_S:g} s (or {STALL_SLEEPS} x the sleep, when longer)")
                      + " marks the point stalled"),
     ]
+    rows[1:1] = [row for row in [server_host_row(env)] if row]
     return _table(["", ""], rows)
 
 

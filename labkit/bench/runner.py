@@ -23,7 +23,6 @@ from pathlib import Path
 from labkit.ground.errors import LabError
 from labkit.ground.process import tail
 from labkit.load.tools import DRIVERS, LoadSpec
-from labkit.measure.cpus import allowed_cpus
 from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from labkit.measure.steadiness import per_second_from_samples, series_stats, settled
 from labkit.measure.jfr import JfrRecorder
@@ -36,12 +35,16 @@ from labkit.load.requests_mix import check_answers, mean_answer_bytes
 from labkit.servers.userapp import mode_proof
 
 from labkit.measure.session import (
+    feed_of,
+    host_of,
     PointLog,
     ServerStalled,
+    cpus_allowed,
     drive,
     keep_log,
     phase_at,
     probe,
+    server_jdk,
     stall_failure,
     start_server,
     steady_window,
@@ -104,7 +107,7 @@ class BenchRunner:
         record = {"index": session.index, "mode": session.mode, "target": session.target, "heap": session.heap,
                   "repeat": session.repeat, "pid": server.pid, "carriers": self.config.carriers,
                   "command": server.printable_command(),
-                  "cpus_allowed": allowed_cpus(server.pid)}
+                  "cpus_allowed": cpus_allowed(server)}
         try:
             record["start_s"] = round(time.monotonic() - began, 1)
             self.estimator.server_started(record["start_s"])
@@ -112,7 +115,8 @@ class BenchRunner:
             record["java"] = (info.get("java") or {}).get("version")
             record["request_virtual"] = (info.get("request") or {}).get("virtual")
             self.progress.session_ready(record["start_s"], server.pid, info)
-            jfr = JfrRecorder(server.pid, self.java_home, locks=self.config.jfr_locks, settings_dir=self.raw)
+            jfr = JfrRecorder(server.pid, self.java_home, locks=self.config.jfr_locks, settings_dir=self.raw,
+                              host=host_of(server), server_java_home=server_jdk(server, self.java_home))
             if not jfr.start():
                 self.progress.note(f"JFR unavailable for this server ({jfr.error}): GC, heap and pinning left out")
             record["jfr_error"] = jfr.error
@@ -156,7 +160,7 @@ class BenchRunner:
     def _run_point(self, point, session, server, jfr, info, response_bytes):
         """Measures one point and records it; returns True when the server stalled during it."""
         config, level = self.config, point.level
-        if not process_running(server.pid):
+        if not process_running(server.pid, feed_of(server)):
             # Loading a dead server would only fill the report with connection errors.
             raise LabError(f"the {point.mode} server (pid {server.pid}) exited during the run; last lines of "
                            f"{server.log_path}:\n{tail(server.log_path)}")
@@ -362,14 +366,16 @@ class BenchRunner:
 
         def dump(stall):
             self.progress.note(f"no answer to the watchdog's probe for {stall['waited_s']:g} s: thread dump (jcmd)")
-            return capture_thread_dump(server.pid, self.java_home, f"{spec.side_file_prefix}.threads.json")
+            return capture_thread_dump(server.pid, server_jdk(server, self.java_home), f"{spec.side_file_prefix}.threads.json",
+                                       host=host_of(server))
 
         longest_sleep_ms = point.level.sleep.max_ms
         timeout_s = stall_after_s(longest_sleep_ms, self.config.stall_after_s, point.level.concurrency)
         watchdog = Watchdog(server.base_url, timeout_s, on_stall=dump, path=server.info_path)
         start = time.time()
         run = drive(DRIVERS[point.driver], self.executables[point.driver], spec, server.pid, self.out_dir,
-                    self.config.sample_interval_s, response_bytes, live, self.config.cpus, watchdog)
+                    self.config.sample_interval_s, response_bytes, live, self.config.cpus, watchdog,
+                    feed=feed_of(server))
         if watchdog.stall:
             raise ServerStalled(run, start, time.time(), phase_at(phases, watchdog.stall["probe_sent_s"])[0])
         return run

@@ -5,8 +5,10 @@ a window with failed requests, whether its server is still there to measure.
 import subprocess
 import time
 
+from labkit.measure.session import feed_of
+from labkit.hosts.jvm import jcmd
+from labkit.measure.sampler import reading_of
 from labkit.ground import proc
-from pathlib import Path
 
 from labkit.measure.sampler import process_running, read_process
 from labkit.measure.watchdog import probe_once, stall_after_s
@@ -22,7 +24,7 @@ TIME_WAIT_MAX_WAIT_S = 65
 TIME_WAIT_DRAINED = 1000
 
 
-def full_gc(java_home, pid, log):
+def full_gc(java_home, pid, log, host=None):
     """A full GC (jcmd GC.run) after the warm-up and after every window, so each window starts from
     the same heap. Without it the first young collection of the search copied everything the
     warm-up's thousand connections left alive (measured: a 1.3 s pause on one CPU in the first window,
@@ -31,27 +33,28 @@ def full_gc(java_home, pid, log):
     not of the rate measured. None without a JDK, else whether it ran."""
     if not java_home:
         return None
-    jcmd = str(Path(java_home) / "bin" / "jcmd")
     try:
-        done = subprocess.run([jcmd, str(pid), "GC.run"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, timeout=120)
+        returncode, output = jcmd(host, java_home, pid, ["GC.run"], 120)
     except (OSError, subprocess.TimeoutExpired) as e:
         log(f"  full GC after the warm-up failed: {e}")
         return False
-    if done.returncode != 0:
-        log(f"  full GC after the warm-up failed: {done.stdout.strip().splitlines()[-1:] or done.returncode}")
+    if returncode != 0:
+        log(f"  full GC after the warm-up failed: {output.strip().splitlines()[-1:] or returncode}")
         return False
     return True
 
 
-def cool_down(pid, cooldown_s):
-    """cooldown_s, then until the server's CPU is quiet (at most QUIET_MAX_S)."""
+def cool_down(pid, cooldown_s, feed=None):
+    """cooldown_s, then until the server's CPU is quiet (at most QUIET_MAX_S). `feed`: the server's
+    /proc read on its own host."""
+    def reading():
+        return reading_of(feed.latest()) if feed is not None else read_process(pid)
     time.sleep(cooldown_s)
     deadline = time.monotonic() + QUIET_MAX_S
-    before = read_process(pid)
+    before = reading()
     while before is not None and time.monotonic() < deadline:
         time.sleep(1.0)
-        after = read_process(pid)
+        after = reading()
         if after is None or after.cpu_s - before.cpu_s < QUIET_CORES:
             return
         before = after
@@ -82,7 +85,7 @@ def check_server(server, mode, sleep, record, connections, log):
     the window's connections: a pool that is still working off an overloaded window's backlog
     (its sleeping threads leave the CPU quiet) answers late, not never. What it finds goes into the
     window's record (server_exited, server_unresponsive and the unresponsive flag)."""
-    if not process_running(server.pid):
+    if not process_running(server.pid, feed_of(server)):
         record["server_exited"] = True
         return
     if (record.get("load") or {}).get("errors", {}).get("total", 1) == 0:

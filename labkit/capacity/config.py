@@ -119,6 +119,9 @@ class CapacityConfig:
     scenario: str = "sleep"
     # No --carriers here: every server runs with the JVM's default (the bench's start_server reads it).
     carriers: int | None = None
+    # --server-host: the host the servers start on (labkit.hosts; None: this machine), and the JDK there.
+    server_host: object = None
+    remote_java: str | None = None
 
     def goal_ms(self, sleep):
         return self.goal.limit_ms(sleep)

@@ -5,9 +5,8 @@ import time
 from dataclasses import dataclass
 
 from labkit.load.levels import LoadLevel
-from labkit.measure.cpus import allowed_cpus
 from labkit.measure.jfr import JfrRecorder
-from labkit.measure.session import keep_log, probe, start_server
+from labkit.measure.session import cpus_allowed, feed_of, host_of, keep_log, probe, server_jdk, start_server
 from labkit.capacity.between import cool_down, full_gc
 from labkit.capacity.config import warm_up_sleep
 from labkit.capacity.warmup import warm_up
@@ -47,7 +46,7 @@ class ServerSessions:
         record = {"index": self.count, "mode": mode, "phase": phase, "repeat": repeat or None,
                   "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "pid": server.pid,
                   "command": server.printable_command(),
-                  "cpus_allowed": allowed_cpus(server.pid)}
+                  "cpus_allowed": cpus_allowed(server)}
         try:
             record["start_s"] = round(time.monotonic() - began, 1)
             context.timing["start_s"].append(record["start_s"])
@@ -55,7 +54,8 @@ class ServerSessions:
             response_bytes = probe(server, path, mode)
             session = ServerSession(server, server.base_url + path, response_bytes, record)
             if context.java_home:
-                session.jfr = JfrRecorder(server.pid, context.java_home)
+                session.jfr = JfrRecorder(server.pid, context.java_home, host=host_of(server),
+                                          server_java_home=server_jdk(server, context.java_home))
                 if not session.jfr.start():
                     context.log(f"  JFR unavailable for this server ({session.jfr.error}): GC pauses left out")
                 record["jfr_error"] = session.jfr.error
@@ -65,10 +65,11 @@ class ServerSessions:
             record["warmup"] = warm_up(context, server, context.scenario.path(config, LoadLevel(1, warm)), label,
                                        response_bytes)
             record["warmup"]["sleep_ms"] = [warm.min_ms, warm.max_ms]
-            record["warmup"]["full_gc"] = full_gc(context.java_home, server.pid, context.log)
+            record["warmup"]["full_gc"] = full_gc(server_jdk(server, context.java_home), server.pid, context.log,
+                                                  host_of(server))
             # The warm-up ends with a thousand connections closing and its requests still in flight:
             # the first window must start from the same rest as every later one.
-            cool_down(server.pid, config.cooldown_s)
+            cool_down(server.pid, config.cooldown_s, feed_of(server))
             work(session)
         finally:
             server.stop()

@@ -5,7 +5,7 @@ import time
 from labkit.ground.errors import LabError
 from labkit.load.tools import LoadSpec
 from labkit.measure import perfcounters
-from labkit.measure.session import drive
+from labkit.measure.session import drive, feed_of, host_of, server_jdk
 from labkit.measure.steadiness import WARMUP_ENDS, settled, warmup_end
 from labkit.capacity.context import DRIVER, remove_raw_results
 
@@ -26,7 +26,7 @@ def warm_up(context, server, path, label, response_bytes):
                         timeout_s=max(30.0, config.timeout_s or 0),
                         side_file_prefix=context.raw / f"{label}.warmup{len(iterations) + 1}")
         run = drive(DRIVER, context.executable, spec, server.pid, context.out_dir, config.sample_interval_s,
-                    response_bytes, cpus=config.cpus)
+                    response_bytes, cpus=config.cpus, feed=feed_of(server))
         if run["load"] is None:
             raise LabError(f"warm-up of {label} failed: {run['failure']}")
         remove_raw_results(run["side_files"])
@@ -60,5 +60,6 @@ def compiles(context, server):
     """(methods the server's JIT has compiled so far, None) or (None, why)."""
     if not context.java_home:
         return None, "no JDK to run jcmd"
-    return perfcounters.read_counter(context.java_home, server.pid, perfcounters.COMPILES)
+    return perfcounters.read_counter(server_jdk(server, context.java_home), server.pid, perfcounters.COMPILES,
+                                     host=host_of(server))
 

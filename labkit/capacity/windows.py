@@ -10,7 +10,7 @@ from labkit.load.tools import LoadSpec
 from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from labkit.measure.plan import format_duration
 from labkit.measure.sampler import process_running, write_samples_csv
-from labkit.measure.session import drive, steady_window
+from labkit.measure.session import drive, feed_of, host_of, server_jdk, steady_window
 from labkit.capacity.between import TIME_WAIT_DRAINED, check_server, cool_down, full_gc, wait_for_time_wait
 from labkit.capacity.context import DRIVER, remove_raw_results
 from labkit.capacity.points import failed_point, gc_pauses_text, window_point
@@ -74,7 +74,7 @@ class WindowMeasurer:
         server = session.server
         self.points += 1
         point_id = window.point_id(self.points)
-        if not process_running(server.pid):
+        if not process_running(server.pid, feed_of(server)):
             why = f"the {window.mode} server (pid {server.pid}) exited before this window"
             record = failed_point(context, self.points, point_id, session.index, window, why)
             context.recorder.add_point(record)
@@ -93,7 +93,7 @@ class WindowMeasurer:
         context.log(f"[{window.heading}] {window.rate:,} req/s for {window.window_s} s (+{preroll_s} s pre-roll)  "
                     f"(ETA {format_duration(self.eta(window))})")
         run = drive(DRIVER, context.executable, spec, server.pid, context.out_dir, config.sample_interval_s,
-                    session.response_bytes, cpus=config.cpus)
+                    session.response_bytes, cpus=config.cpus, feed=feed_of(server))
         write_samples_csv(context.raw / f"{point_id}.samples.csv", run["samples"])
         load = run["load"]
         record = window_point(context, self.points, point_id, session.index, window, run, spec)
@@ -104,12 +104,12 @@ class WindowMeasurer:
             record["again_of"] = window.again_of
         if window.extends:
             record["extends"] = dict(window.extends)
-        record["full_gc_after"] = full_gc(context.java_home, server.pid, context.log)
+        record["full_gc_after"] = full_gc(server_jdk(server, context.java_home), server.pid, context.log, host_of(server))
         if load is not None and load.latency_hdr:
             path = write_hgrm_gz(decode(load.latency_hdr), context.out_dir / HISTOGRAM_DIR / f"{point_id}.hgrm.gz")
             record["files"]["hgrm"] = str(path.relative_to(context.out_dir))
         self._log_result(record, window, load)
-        cool_down(server.pid, config.cooldown_s)
+        cool_down(server.pid, config.cooldown_s, feed_of(server))
         check_server(server, window.mode, window.sleep, record, spec.max_connections, context.log)
         context.recorder.add_point(record)
         context.timing["step_s"].append(time.monotonic() - began)

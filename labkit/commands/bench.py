@@ -9,7 +9,6 @@ from labkit.ground.arguments import positive_seconds, whole_number
 from labkit.servers.carriers import add_carriers_argument
 from labkit.ground.errors import LabError, UsageError
 from labkit.ground.jdk import find_java_home
-from labkit.ground.process import ensure_port_free
 from labkit.catalog import all_targets
 from labkit.bench import config as options
 from labkit.bench.config import BenchConfig
@@ -18,7 +17,7 @@ from labkit.servers.heaps import heap_list
 from labkit.measure.env import collect
 from labkit.measure.progress import Progress
 from labkit.bench.runner import BenchRunner, RunRecorder
-from labkit.commands.common import add_run_options, lab_command_line, raise_open_files_limit, recording_end, results_folder
+from labkit.commands.common import add_run_options, check_port, on_server_host, record_server_host, lab_command_line, raise_open_files_limit, recording_end, results_folder
 from labkit.ground.arguments import name_list
 from labkit.load.scenarios import requests_scenario
 from labkit.catalog import scenario
@@ -138,7 +137,11 @@ def run(args):
     except UsageError as e:
         usage_error(str(e))
     targets = {name: all_targets()[name] for name in config.modes}
-    ensure_port_free(config.port)
+    try:
+        config = on_server_host(config, args, targets)
+    except UsageError as e:
+        usage_error(str(e))
+    check_port(config)
     executables = ensure_tools(config.drivers)
     java_home = find_java_home()
     ensure_built()
@@ -149,7 +152,7 @@ def run(args):
     raise_open_files_limit(connections)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = collect(java_home, executables, lab_command_line("bench"), config.cpus)
+    env = record_server_host(collect(java_home, executables, lab_command_line("bench"), config.cpus), config)
     planned = len(config.modes) * max(1, len(config.heaps)) * len(config.drivers) * len(config.levels) * config.repeats
     progress = Progress(planned)
     recorder = RunRecorder(out_dir, config, env, planned)

@@ -7,13 +7,12 @@ from labkit.servers.registry import DEFAULT_MODES
 from labkit import ROOT
 from labkit.ground.arguments import decimal_number, name_list, percentage, positive_seconds, whole_number
 from labkit.bench import config as bench_options
-from labkit.commands.common import add_run_options, lab_command_line, raise_open_files_limit, recording_end, results_folder
+from labkit.commands.common import add_run_options, check_port, on_server_host, record_server_host, lab_command_line, raise_open_files_limit, recording_end, results_folder
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from labkit.measure.env import collect
 from labkit.ground.build import ensure_built
 from labkit.ground.errors import UsageError
 from labkit.ground.jdk import find_java_home
-from labkit.ground.process import ensure_port_free
 from labkit.catalog import all_targets
 from labkit.capacity import config as options
 from labkit.capacity.config import CapacityConfig
@@ -101,14 +100,18 @@ def run(args):
     except UsageError as e:
         _parser.error(str(e))
     targets = {name: all_targets()[name] for name in config.modes}
-    ensure_port_free(config.port)
+    try:
+        config = on_server_host(config, args, targets)
+    except UsageError as e:
+        _parser.error(str(e))
+    check_port(config)
     executable = ensure_tools(["vegeta"])["vegeta"]
     java_home = find_java_home()
     ensure_built()
     raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = collect(java_home, {"vegeta": executable}, lab_command_line("capacity"), config.cpus)
+    env = record_server_host(collect(java_home, {"vegeta": executable}, lab_command_line("capacity"), config.cpus), config)
     recorder = CapacityRecorder(out_dir, config, env)
     runner = CapacityRunner(config, targets, executable, recorder, java_home=java_home)
     print(f"capacity: {len(config.modes)} target(s) x {len(config.sleeps)} sleep(s), goal {config.goal}, "

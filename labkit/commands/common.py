@@ -5,13 +5,17 @@ import resource
 import shlex
 import sys
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 from labkit import ROOT
 from labkit.ground.arguments import run_name, single_line, whole_number
 from labkit.ground.errors import LabError, UsageError
+from labkit.ground.process import ensure_nothing_answers, ensure_port_free
+from labkit.hosts.options import add_server_host_arguments
 from labkit.measure.cpus import cpu_pinning
+from labkit.measure.env import server_host_facts
 
 RESULTS = ROOT / "results"
 # File descriptors besides the connections: JVM jars, logs, epoll, the tool's own.
@@ -33,6 +37,38 @@ def add_run_options(parser, default_name):
                         help="start Payara Micro without domain-config/jvm.options")
     parser.add_argument("--name", type=run_name, help=f"results folder suffix (default {default_name})")
     parser.add_argument("--out", metavar="DIR", help="write the results here instead of results/<timestamp>-<name>/")
+    add_server_host_arguments(parser)
+
+
+def on_server_host(config, args, targets):
+    """`config` with the host of --server-host (unchanged for this machine); a UsageError naming the
+    targets that cannot start on another host."""
+    host = getattr(args, "server_host", None)
+    if host is None or not host.remote:
+        return config
+    cannot = [target.name for target in targets.values() if not target.takes_host]
+    if cannot:
+        raise UsageError(f"--server-host starts Payara Micro targets only for now; {', '.join(cannot)} cannot start "
+                         f"on another host")
+    return replace(config, server_host=host, remote_java=args.remote_java)
+
+
+def record_server_host(env, config):
+    """env.json names the server's host, with its facts, when the servers ran on another one."""
+    host = getattr(config, "server_host", None)
+    if host is not None and host.remote:
+        from labkit.hosts.java import java_home_on
+        env["server_host"] = server_host_facts(host, java_home_on(host, config.remote_java))
+    return env
+
+
+def check_port(config):
+    """Nothing may answer on the server's port where the server will listen."""
+    host = getattr(config, "server_host", None)
+    if host is not None and host.remote:
+        ensure_nothing_answers(config.port, host.address)
+    else:
+        ensure_port_free(config.port)
 
 
 class RunEnd:

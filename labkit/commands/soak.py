@@ -1,13 +1,12 @@
 """./lab soak: each target at FACTOR x its capacity for a while, then idle; did it survive?"""
 
-from labkit.commands.common import add_run_options, lab_command_line, raise_open_files_limit, results_folder
+from labkit.commands.common import add_run_options, check_port, on_server_host, record_server_host, lab_command_line, raise_open_files_limit, results_folder
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from labkit.measure.env import collect
 from labkit.ground.build import ensure_built
 from labkit.ground.errors import UsageError
 from labkit.ground.jdk import find_java_home
 from labkit.servers.modes import find_mode
-from labkit.ground.process import ensure_port_free
 from labkit.soak.config import DEFAULT_PORT, DRIVER, SoakConfig, parse_capacity
 from labkit.soak.runner import run_soak
 from labkit.catalog import all_targets
@@ -65,17 +64,18 @@ def _config(args):
 def run(args):
     try:
         config, targets = _config(args)
+        config = on_server_host(config, args, {name: targets[name] for name in config.modes})
         out_dir = results_folder(args.out, args.name or "soak")
     except UsageError as e:
         _parser.error(str(e))  # the usage line and exit 2, as for argparse's own errors
-    ensure_port_free(config.port)
+    check_port(config)
     executable = ensure_tools([DRIVER])[DRIVER]
     java_home = find_java_home()
     if any(find_mode(m) for m in config.modes):
         ensure_built()
     raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = collect(java_home, {DRIVER: executable}, lab_command_line("soak"), config.cpus)
+    env = record_server_host(collect(java_home, {DRIVER: executable}, lab_command_line("soak"), config.cpus), config)
     result = run_soak(config, targets, executable, out_dir, env)
     print((out_dir / "report.md").read_text())
     print(f"report: {out_dir / 'report.md'}")

@@ -153,6 +153,13 @@ class SshHost:
         finally:
             log.close()
 
+    def stream(self, command):
+        """Starts `command` there under the leash, its standard output a text pipe to read here
+        (its errors go nowhere); stop() ends it."""
+        remote = ["sh", "-c", LEASH, "leash", str(LEASH_GRACE_S), *command]
+        return subprocess.Popen(self.ssh_command(remote), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, preexec_fn=_die_with_parent)
+
     def stop(self, process, grace_s=LEASH_GRACE_S):
         """Ends a command spawned here: the leash's input closes, the command gets SIGTERM (SIGKILL
         after the grace period), and ssh exits once it is gone. Returns its exit code."""

@@ -51,3 +51,27 @@ def _git():
         return result.stdout.strip() if result.returncode == 0 else None
     status = git("status", "--porcelain")
     return {"commit": git("rev-parse", "HEAD"), "dirty": bool(status) if status is not None else None}
+
+
+def server_host_facts(host, java_home):
+    """env.json's "server_host" for servers started on another host (--server-host): which host, its
+    address, CPUs, memory, kernel and the JDK the servers ran on there. None for this machine."""
+    if host is None or not host.remote:
+        return None
+    script = ('nproc; uname -r; sed -n "s/^MemTotal: *\\([0-9]*\\).*/\\1/p" /proc/meminfo; '
+              'sed -n "s/^JAVA_VERSION=\\"\\(.*\\)\\"/\\1/p" "$0/release"')
+    lines = host.run(["sh", "-c", script, str(java_home)], check=False).stdout.splitlines() + ["", "", "", ""]
+    return {"host": str(host), "address": host.address, "cpus": int(lines[0]) if lines[0].isdigit() else None,
+            "kernel": lines[1] or None, "memory_kib": int(lines[2]) if lines[2].isdigit() else None,
+            "java_home": str(java_home), "java_version": lines[3] or None}
+
+
+def server_host_row(env):
+    """The report's setup row for a server on another host, or None when the servers ran here."""
+    where = env.get("server_host")
+    if not where:
+        return None
+    memory = f", {where['memory_kib'] / 1024 / 1024:.1f} GB" if where.get("memory_kib") else ""
+    return ("Server host", f"{where['host']} ({where['address']}): {where.get('cpus') or '?'} CPUs{memory}, kernel "
+                           f"{where.get('kernel') or '?'}, Java {where.get('java_version') or '?'} ({where['java_home']}); "
+                           f"its /proc, JFR and jcmd figures are read there, over ssh; the Machine row is the load tool's")

@@ -15,7 +15,8 @@ def serve(server, product, stall_after_s=DEFAULT_STALL_AFTER_S):
     def dump(stall):
         path = Path(server.log_path).parent / f"stall-{datetime.now():%Y%m%d-%H%M%S}.threads.json"
         print(f"no answer to the watchdog's probe for {stall['waited_s']:g} s: thread dump to {path}", flush=True)
-        return capture(server.pid, server.java_home, path)
+        return capture(server.pid, getattr(server, "server_java_home", server.java_home), path,
+                       host=getattr(server, "on", None))
 
     print(f"Ctrl-C stops the server; so does a stall (no answer to a probe for {stall_after_s:g} s), after a "
           f"thread dump.", flush=True)

@@ -19,6 +19,9 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
+from labkit.ground.errors import LabError
+from labkit.hosts.jvm import fetch, jcmd, remote_path
+
 SETTINGS = Path(__file__).resolve().parent / "loomlab.jfc"
 RECORDING = "loomlab-bench"
 EVENTS = ("jdk.GarbageCollection", "jdk.GCHeapSummary", "jdk.GCHeapMemoryUsage", "jdk.VirtualThreadPinned",
@@ -59,9 +62,13 @@ def settings_file(locks, directory):
 class JfrRecorder:
     """One JFR recording in the server process `pid`."""
 
-    def __init__(self, pid, java_home, locks=False, settings_dir=None):
+    def __init__(self, pid, java_home, locks=False, settings_dir=None, host=None, server_java_home=None):
+        """`java_home`: the lab's JDK, whose `jfr` reads the copies here; `host` and `server_java_home`:
+        where the server runs and its JDK there, whose jcmd records (this machine and `java_home`
+        when not given)."""
         self.pid = pid
-        self.jcmd = str(Path(java_home) / "bin" / "jcmd")
+        self.host = host
+        self.server_java_home = server_java_home or java_home
         self.jfr = str(Path(java_home) / "bin" / "jfr")
         self.error = None
         self.locks = locks
@@ -73,7 +80,10 @@ class JfrRecorder:
         return self.error is None
 
     def start(self):
-        output = self._jcmd("JFR.start", f"name={RECORDING}", f"settings={self.settings}", "maxage=2h")
+        settings = self.settings
+        if self.host is not None and self.host.remote:
+            settings = self.host.put(settings, "jfr")
+        output = self._jcmd("JFR.start", f"name={RECORDING}", f"settings={settings}", "maxage=2h")
         if output is not None and "Started recording" not in output:
             self.error = "jcmd JFR.start: " + _one_line(output)
         return self.running
@@ -83,8 +93,14 @@ class JfrRecorder:
         if not self.running:
             return False
         since = max(int(time.time() - window_start) + 5, 10)
-        output = self._jcmd("JFR.dump", f"name={RECORDING}", f"filename={path}", f"begin=-{since}s")
+        target = remote_path(self.host, Path(path), "jfr")
+        output = self._jcmd("JFR.dump", f"name={RECORDING}", f"filename={target}", f"begin=-{since}s")
         if output is None:
+            return False
+        try:
+            fetch(self.host, target, path)
+        except LabError as e:
+            self.error = f"copying the recording from {self.host}: {e}"
             return False
         if not Path(path).is_file():
             self.error = "jcmd JFR.dump: " + _one_line(output)
@@ -108,15 +124,14 @@ class JfrRecorder:
 
     def _jcmd(self, *arguments):
         try:
-            result = subprocess.run([self.jcmd, str(self.pid), *arguments], stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, text=True, timeout=TOOL_TIMEOUT_S)
+            returncode, output = jcmd(self.host, self.server_java_home, self.pid, arguments, TOOL_TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired) as e:
             self.error = f"jcmd {arguments[0]}: {e}"
             return None
-        if result.returncode != 0:
-            self.error = f"jcmd {arguments[0]}: " + _one_line(result.stdout)
+        if returncode != 0:
+            self.error = f"jcmd {arguments[0]}: " + _one_line(output)
             return None
-        return result.stdout
+        return output
 
 
 def summarize_events(events, window_start, window_end):

@@ -6,7 +6,8 @@ after a `PID:` line; string values are quoted. ./lab capacity reads the JIT's co
 then says why instead.
 """
 import subprocess
-from pathlib import Path
+
+from labkit.hosts.jvm import jcmd
 
 # Methods the JIT has compiled since the JVM started (C1 and C2, on-stack replacement included).
 COMPILES = "sun.ci.totalCompiles"
@@ -31,23 +32,22 @@ def parse(text):
     return counters
 
 
-def read(java_home, pid, timeout_s=TIMEOUT_S):
-    """(counters, None) of the JVM `pid`, or (None, why) when jcmd could not give them."""
-    jcmd = str(Path(java_home) / "bin" / "jcmd")
+def read(java_home, pid, timeout_s=TIMEOUT_S, host=None):
+    """(counters, None) of the JVM `pid` (on `host`, this machine when None), or (None, why) when jcmd
+    could not give them."""
     try:
-        done = subprocess.run([jcmd, str(pid), "PerfCounter.print"], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, timeout=timeout_s)
+        returncode, output = jcmd(host, java_home, pid, ["PerfCounter.print"], timeout_s)
     except (OSError, subprocess.TimeoutExpired) as e:
         return None, f"jcmd PerfCounter.print: {e}"
-    counters = parse(done.stdout) if done.returncode == 0 else {}
+    counters = parse(output) if returncode == 0 else {}
     if not counters:
-        return None, f"jcmd PerfCounter.print (exit {done.returncode}): {_last_line(done.stdout)}"
+        return None, f"jcmd PerfCounter.print (exit {returncode}): {_last_line(output)}"
     return counters, None
 
 
-def read_counter(java_home, pid, name, timeout_s=TIMEOUT_S):
+def read_counter(java_home, pid, name, timeout_s=TIMEOUT_S, host=None):
     """(value, None) of one integer counter, or (None, why)."""
-    counters, error = read(java_home, pid, timeout_s)
+    counters, error = read(java_home, pid, timeout_s, host)
     if counters is None:
         return None, error
     value = counters.get(name)

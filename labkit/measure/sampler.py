@@ -39,10 +39,33 @@ def read_process(pid):
                           threads=status.threads or 0, read_bytes=proc.bytes_read(pid))
 
 
-def process_running(pid):
-    """True while the process exists and has not exited (a zombie has exited)."""
+def process_running(pid, feed=None):
+    """True while the process exists and has not exited (a zombie has exited). `feed`: the
+    process's /proc as read on its own host (labkit.hosts.procfeed), for a server elsewhere."""
+    if feed is not None:
+        return feed.process_alive()
     stat = proc.read_stat(pid)
     return stat is not None and not stat.exited
+
+
+def reading_of(reading):
+    """A ProcessReading from a remote feed's latest reading, or None when the process is gone."""
+    stat, status = (reading.process_stat, reading.process_status) if reading else (None, None)
+    if stat is None or status is None:
+        return None
+    return ProcessReading(cpu_s=stat.cpu_s, rss_kb=status.rss_kb or 0, hwm_kb=status.hwm_kb or 0,
+                          threads=status.threads or 0, read_bytes=reading.read_bytes)
+
+
+def cpu_list(text):
+    """frozenset of the CPU numbers in a Cpus_allowed_list ('0-1,4'), or None."""
+    if not text:
+        return None
+    cpus = set()
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        cpus.update(range(int(low), int(high or low) + 1))
+    return frozenset(cpus)
 
 
 @dataclass(frozen=True)
@@ -59,10 +82,13 @@ class Sample:
 
 
 class WindowSampler:
-    """Samples every `interval` seconds on a background thread between start() and stop()."""
+    """Samples every `interval` seconds on a background thread between start() and stop(). With a
+    `feed` (a server on another host) the server's figures and the machine's CPU come from that
+    host's /proc, as the feed last read it; the load tool's stay this machine's."""
 
-    def __init__(self, server_pid, interval=0.5):
+    def __init__(self, server_pid, interval=0.5, feed=None):
         self.server_pid = server_pid
+        self.feed = feed
         self.driver_pid = None
         self.interval = interval
         self.samples = []
@@ -71,7 +97,12 @@ class WindowSampler:
         self._thread = None
         self._t0 = None
         self.started_epoch = None
-        self.server_cpus = process_cpus(server_pid)
+        if feed is None:
+            self.server_cpus = process_cpus(server_pid)
+        else:
+            reading = feed.latest()
+            status = reading.process_status if reading else None
+            self.server_cpus = cpu_list(status.fields.get("Cpus_allowed_list")) if status else None
 
     def start(self):
         self._t0 = time.monotonic()
@@ -101,9 +132,13 @@ class WindowSampler:
             self._take()
 
     def _take(self):
-        table = read_cpu_times()
+        if self.feed is None:
+            table, server = read_cpu_times(), read_process(self.server_pid)
+        else:
+            reading = self.feed.latest()
+            table, server = (reading.cpu_table, reading_of(reading)) if reading else (read_cpu_times(), None)
         machine, server_cpus = table["cpu"], cpus_times(table, self.server_cpus)
-        sample = Sample(t=time.monotonic() - self._t0, server=read_process(self.server_pid),
+        sample = Sample(t=time.monotonic() - self._t0, server=server,
                         driver=read_process(self.driver_pid) if self.driver_pid else None,
                         machine_busy_s=machine.busy_s, machine_total_s=machine.total_s,
                         machine_steal_s=machine.steal_s,

@@ -21,6 +21,7 @@ from labkit.ground.errors import LabError
 from labkit.ground.process import spawn, stop
 from labkit.load.tools import DriverOutputError, redacted
 from labkit.servers.heaps import heap_options
+from labkit.measure.cpus import allowed_cpus
 from labkit.measure.results import (
     portable,
     write_json,
@@ -105,11 +106,44 @@ def keep_log(server, out_dir, label):
 def start_server(target, config, heap=None):
     """Starts the target on config.port, on the server's CPUs when --cpus pins it; `heap` (a --heap
     size) adds its -Xms/-Xmx, --carriers its virtual-thread scheduler's parallelism."""
-    options = list(config.jvm_options) + heap_options(heap) + carrier_options(config.carriers)
+    options = list(config.jvm_options) + heap_options(heap) + carrier_options(getattr(config, "carriers", None))
     # Your own WARs (--war) only to targets that deploy them; the other targets keep their signature.
     apps = {"apps": config.wars} if getattr(config, "wars", ()) else {}
+    host = getattr(config, "server_host", None)
+    if host is not None and host.remote:
+        # On another host the pinning is that host's: the command starts under taskset there.
+        cpus = config.cpus.server if config.cpus else None
+        return target.start(config.port, options, jvm_defaults=config.jvm_defaults, on=host,
+                            remote_java=config.remote_java, cpus=cpus, **apps)
     with (config.cpus.server_affinity() if config.cpus else nullcontext()):
         return target.start(config.port, options, jvm_defaults=config.jvm_defaults, **apps)
+
+
+def host_of(server):
+    """The host the server runs on (labkit.hosts); None for this machine."""
+    host = getattr(server, "on", None)
+    return host if host is not None and host.remote else None
+
+
+def feed_of(server):
+    """The server's /proc as read on its own host, or None for a server on this machine."""
+    return getattr(server, "proc_feed", None)
+
+
+def server_jdk(server, lab_java_home):
+    """The JDK whose jcmd reaches the server's JVM: the lab's own here, the one found on the server's
+    host for a server elsewhere."""
+    return server.server_java_home if host_of(server) else lab_java_home
+
+
+def cpus_allowed(server):
+    """The CPUs the server's JVM may run on (Cpus_allowed_list), read where it runs."""
+    feed = feed_of(server)
+    if feed is None:
+        return allowed_cpus(server.pid)
+    reading = feed.latest()
+    status = reading.process_status if reading else None
+    return status.fields.get("Cpus_allowed_list") if status else None
 
 
 class ServerStalled(Exception):
@@ -132,7 +166,7 @@ def stall_failure(watchdog_record, phase):
 
 
 def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response_bytes=None, on_live=None,
-          cpus=None, watchdog=None, sampler=None):
+          cpus=None, watchdog=None, sampler=None, feed=None):
     """One run of a load tool against a running server, sampled from /proc: returns {load (the
     LoadResult or None), failure, stopped (why the harness stopped the tool, else None), command,
     samples, resources, side_files, watchdog}. `on_live(elapsed_s, rps)` is called about every second
@@ -141,12 +175,13 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
     probes the server during the run; when it finds the server stalled the tool is stopped at once,
     and its record is the result's `watchdog`. `sampler` (a WindowSampler already running, as ./lab
     soak keeps one over quiet, load and idle) samples the run instead of one of its own: the tool is
-    attached to it for the run only, it is not stopped, and samples and resources are None."""
+    attached to it for the run only, it is not stopped, and samples and resources are None. `feed`:
+    the server's /proc read on its own host, for a server on another host (labkit.hosts.procfeed)."""
     command = (cpus.driver_prefix() if cpus else []) + driver.command(spec, executable)
     output_path = Path(f"{spec.side_file_prefix}.out")
     own_sampler = sampler is None
     if own_sampler:
-        sampler = WindowSampler(server_pid, sample_interval_s)
+        sampler = WindowSampler(server_pid, sample_interval_s, feed=feed)
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     if own_sampler:
         sampler.start()

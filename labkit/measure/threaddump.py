@@ -18,6 +18,9 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
+from labkit.ground.errors import LabError
+from labkit.hosts.jvm import fetch, jcmd, remote_path
+
 JCMD_TIMEOUT_S = 120
 # Frames of the JDK itself: a thread's "code" is its first frame outside them.
 JDK_PACKAGES = ("java.", "javax.", "jdk.", "sun.", "com.sun.")
@@ -25,18 +28,23 @@ TOP_FRAMES = 6
 WAIT_SITES = 5
 
 
-def capture(pid, java_home, path):
-    """Writes the thread dump of `pid` to `path` (a new file); returns {"file", "summary"} or {"error"}."""
+def capture(pid, java_home, path, host=None):
+    """Writes the thread dump of `pid` (on `host`, this machine when None; `java_home` is the JDK
+    there) to `path` here (a new file); returns {"file", "summary"} or {"error"}."""
     # Absolute: the server JVM, not jcmd, opens the file, from its own working directory.
     path = Path(path).resolve()
-    command = [str(Path(java_home) / "bin" / "jcmd"), str(pid), "Thread.dump_to_file", "-format=json", str(path)]
+    target = remote_path(host, path, "dumps")
     try:
-        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                timeout=JCMD_TIMEOUT_S)
+        returncode, output = jcmd(host, java_home, pid, ["Thread.dump_to_file", "-format=json", str(target)],
+                                  JCMD_TIMEOUT_S)
+        if returncode == 0:
+            fetch(host, target, path)
     except (OSError, subprocess.TimeoutExpired) as e:
         return {"error": f"jcmd Thread.dump_to_file: {e}"}
-    if result.returncode != 0 or not path.is_file():
-        return {"error": "jcmd Thread.dump_to_file: " + " ".join(result.stdout.split())[:300]}
+    except LabError as e:
+        return {"error": f"copying the dump from {host}: {e}"}
+    if returncode != 0 or not path.is_file():
+        return {"error": "jcmd Thread.dump_to_file: " + " ".join(output.split())[:300]}
     try:
         return {"file": str(path), "summary": summarize(json.loads(path.read_text()))}
     except (ValueError, KeyError, TypeError) as e:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol, runtime_checkable
 
+from labkit.hosts.host import LocalHost
+
 
 @runtime_checkable
 class ServerHandle(Protocol):
@@ -51,6 +53,14 @@ class LabServer:
     unless the subclass knows better (a full server's JVM is its launcher's child)."""
 
     info_path = "/api/info"
+    # Where the server runs (labkit.hosts): this machine unless a kind can start elsewhere; then
+    # `proc_feed` reads its /proc there, and `server_java_home` is the JDK there (jcmd's).
+    on = LocalHost()
+    proc_feed = None
+
+    @property
+    def server_java_home(self):
+        return getattr(self, "_server_java_home", None) or self.java_home
 
     @property
     def base_url(self):

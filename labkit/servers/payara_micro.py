@@ -10,6 +10,7 @@ from labkit.ground.jdk import find_java_home, java_env
 from labkit.ground.process import ensure_nothing_answers, ensure_port_free, spawn, stop, tail, wait_until
 from labkit.hosts.host import LocalHost
 from labkit.hosts.java import java_home_on
+from labkit.hosts.procfeed import RemoteProcFeed
 from labkit.servers.interface import Foreground, LabServer
 from labkit.servers.userapp import PROBE_ROOT, deployment_failure, info_path, micro_failure_message, ready_urls
 
@@ -45,7 +46,7 @@ class PayaraMicro(LabServer):
     address and runs the JDK found there or `remote_java`)."""
 
     def __init__(self, mode, port=8080, host="127.0.0.1", war=WAR, jvm_options=(), java_home=None,
-                 startup_timeout=180, jvm_defaults=True, apps=(), on=None, remote_java=None):
+                 startup_timeout=180, jvm_defaults=True, apps=(), on=None, remote_java=None, cpus=None):
         self.mode = mode
         # Your own WARs (userapp.UserWar): deployed first, then `war` as the probe at userapp.PROBE_ROOT.
         self.apps = tuple(apps)
@@ -57,7 +58,9 @@ class PayaraMicro(LabServer):
         self.jvm_options = with_lab_defaults(jvm_options, lab_jvm_options() if jvm_defaults else [])
         self.java_home = java_home or find_java_home()
         # The JDK that runs the server: this one, or the one found on the server's host.
-        self.server_java_home = java_home_on(self.on, remote_java) if self.on.remote else self.java_home
+        self._server_java_home = java_home_on(self.on, remote_java) if self.on.remote else self.java_home
+        # On another host, the CPUs the server is pinned to there (--cpus server=...): under taskset.
+        self.cpus = cpus if self.on.remote else None
         self.startup_timeout = startup_timeout
         self.run_dir = RUNS / f"{mode.name}-{port}"
         self.log_path = self.run_dir / "server.log"
@@ -80,7 +83,8 @@ class PayaraMicro(LabServer):
     def command(self):
         """The exact command line, with paths a user can copy (on the host that runs it)."""
         files = self._files()
-        command = [f"{self.server_java_home}/bin/java", *self.jvm_options, "-jar", files["jar"]]
+        pinning = ["taskset", "-c", ",".join(map(str, sorted(self.cpus)))] if self.cpus else []
+        command = [*pinning, f"{self.server_java_home}/bin/java", *self.jvm_options, "-jar", files["jar"]]
         if self.mode.needs_virtual_pool:
             command += ["--addlibs", files["pool"]]
         command += ["--prebootcommandfile", f"{self.host_run_dir}/pre-boot-commands.asadmin",
@@ -146,6 +150,9 @@ class PayaraMicro(LabServer):
             self.stop()
             why = "exited" if exited else f"was not ready within {self.startup_timeout} s"
             raise LabError(f"Payara Micro ({self.mode.name}) {why}; last lines of {self.log_path}:\n{tail(self.log_path)}")
+        if self.on.remote:
+            # Its /proc is read there, over one ssh connection for the server's whole life.
+            self.proc_feed = RemoteProcFeed(self.on, self.pid).start()
         return self
 
     def _check_deployments(self):
@@ -166,6 +173,9 @@ class PayaraMicro(LabServer):
             return False
 
     def stop(self):
+        if self.proc_feed is not None:
+            self.proc_feed.stop()
+            self.proc_feed = None
         if self.process is not None:
             if self.on.remote:
                 self.on.stop(self.process)

@@ -21,6 +21,9 @@ class Target:
     virtual: bool | None = None
     # True when start() also takes apps=(userapp.UserWar, ...): your own WARs beside the lab's probe.
     takes_wars: bool = False
+    # True when start() also takes on=HOST (labkit.hosts), remote_java= and cpus=: the target can
+    # start on another host (--server-host).
+    takes_host: bool = False
 
 
 # The four thread modes the lab compares; other targets (more Payara modes, plain-JDK servers,
@@ -82,15 +85,16 @@ def choices(known):
 
 
 def _start_payara(mode):
-    def start(port, jvm_options=(), jvm_defaults=True, apps=()):
+    def start(port, jvm_options=(), jvm_defaults=True, apps=(), on=None, remote_java=None, cpus=None):
         from labkit.servers.payara_micro import PayaraMicro
-        return PayaraMicro(mode, port=port, jvm_options=jvm_options, jvm_defaults=jvm_defaults, apps=apps).start()
+        return PayaraMicro(mode, port=port, jvm_options=jvm_options, jvm_defaults=jvm_defaults, apps=apps, on=on,
+                           remote_java=remote_java, cpus=cpus).start()
     return start
 
 
 def _payara_micro_target(mode):
     return Target(mode.name, "Payara Micro: " + mode.description, mode.max_concurrent, _start_payara(mode),
-                  virtual=mode.virtual, takes_wars=True)
+                  virtual=mode.virtual, takes_wars=True, takes_host=True)
 
 
 register_mode_targets("", _payara_micro_target)

@@ -30,6 +30,9 @@ class SoakConfig:
     jvm_defaults: bool = True
     cpus: object = None            # CpuPinning (--cpus): server and load tool on their own CPUs
     max_connections: int = None    # the load tool's connection bound; None: the driver's default
+    # --server-host: the host the servers start on (labkit.hosts; None: this machine), and the JDK there.
+    server_host: object = None
+    remote_java: str | None = None
 
     def rate(self, mode):
         return max(1, round(self.capacity[mode] * self.factor))

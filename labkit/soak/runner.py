@@ -3,7 +3,6 @@ overloaded with vegeta (measure.session.drive), left idle, then asked one fresh 
 and the checks (checks.py) go into soak.json and report.md after every round (report.py)."""
 import http.client
 import time
-from contextlib import nullcontext
 from urllib.parse import urlsplit
 
 from labkit.ground.errors import LabError
@@ -12,7 +11,7 @@ from labkit.load.tools import DRIVERS, LoadSpec
 from labkit.measure.plan import rotated
 from labkit.measure.results import SOAK_SCHEMA
 from labkit.measure.sampler import WindowSampler, process_running, write_samples_csv
-from labkit.measure.session import DRIVER_GRACE_S, drive, keep_log
+from labkit.measure.session import DRIVER_GRACE_S, drive, feed_of, keep_log, start_server
 from labkit.soak.checks import checks, resource_checks
 from labkit.soak.config import DRIVER, SETTLE_S
 from labkit.soak.report import write_files
@@ -54,16 +53,15 @@ def soak_target(target, config, executable, out_dir, repeat=1, log=print):
     raw.mkdir(parents=True, exist_ok=True)
     rate = config.rate(name)
     record = {"mode": name, "repeat": repeat, "capacity_rps": config.capacity[name], "rate": rate}
-    with (config.cpus.server_affinity() if config.cpus else nullcontext()):
-        server = target.start(config.port, list(config.jvm_options), jvm_defaults=config.jvm_defaults)
+    server = start_server(target, config)
     try:
         record["pid"] = server.pid
         url = server.base_url + config.path
         if config.warmup_s:
             log(f"{mode}: warm-up {config.warmup_s} s at {max(1, rate // 4)} req/s (not measured)")
             _load(executable, url, config, max(1, rate // 4), config.warmup_s, raw / f"{mode}.warmup",
-                  server.pid, out_dir)
-        sampler = WindowSampler(server.pid, interval=SAMPLE_INTERVAL_S).start()
+                  server.pid, out_dir, feed=feed_of(server))
+        sampler = WindowSampler(server.pid, interval=SAMPLE_INTERVAL_S, feed=feed_of(server)).start()
         time.sleep(SETTLE_S)
         idle_samples = list(sampler.samples)
         log(f"{mode}: {config.load_s} s at {rate} req/s ({config.factor:g} x {config.capacity[name]:g}), "
@@ -78,14 +76,14 @@ def soak_target(target, config, executable, out_dir, repeat=1, log=print):
         load["listen_overflows"] = (overflows_after - overflows_before
                                     if None not in (overflows_before, overflows_after) else None)
         load_ended = sampler.samples[-1].t if sampler.samples else load_began
-        alive_after_load = process_running(server.pid)
+        alive_after_load = process_running(server.pid, feed_of(server))
         if alive_after_load:
             _sleep_while_alive(server.pid, config.idle_s)
         samples = sampler.stop()
         write_samples_csv(raw / f"{mode}.samples.csv", samples)
         record["load"] = load
         record["resources"] = resource_checks(idle_samples, samples, load_began, load_ended)
-        record["alive"] = process_running(server.pid)
+        record["alive"] = process_running(server.pid, feed_of(server))
         record["fresh_request"] = fresh_request(server.base_url, "/api/sleep?ms=0") if record["alive"] else None
         record["log"] = keep_log(server, out_dir, mode)
         record["oom"] = _log_mentions(out_dir / record["log"], OOM_MARKER) if record["log"] else None
@@ -95,14 +93,15 @@ def soak_target(target, config, executable, out_dir, repeat=1, log=print):
     return record
 
 
-def _load(executable, url, config, rate, seconds, prefix, server_pid, out_dir, sampler=None):
+def _load(executable, url, config, rate, seconds, prefix, server_pid, out_dir, sampler=None, feed=None):
     """One run of vegeta at `rate` for `seconds`: its record in soak.json (counts, percentiles, the
     merged histogram, the rate actually sent). With `sampler` (the round's, running) the tool is
     attached to it for the run, so its samples show the load phase."""
     spec = LoadSpec(url=url, concurrency=1, duration_s=seconds, timeout_s=config.timeout_s, rate=rate,
                     side_file_prefix=prefix, max_connections=config.max_connections)
     driver = DRIVERS[DRIVER]
-    run = drive(driver, executable, spec, server_pid, out_dir, SAMPLE_INTERVAL_S, cpus=config.cpus, sampler=sampler)
+    run = drive(driver, executable, spec, server_pid, out_dir, SAMPLE_INTERVAL_S, cpus=config.cpus, sampler=sampler,
+                feed=feed)
     result = {"command": run["command"], "asked_rps": rate, "seconds": seconds}
     parsed = run["load"]
     if parsed is None:

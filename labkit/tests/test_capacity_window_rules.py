@@ -351,7 +351,7 @@ def warm_up_with(monkeypatch, tmp_path, throughputs, compile_totals, config):
         clock.sleep(5)
         return {"load": types.SimpleNamespace(ok_rps=next(throughputs)), "side_files": [], "failure": None}
 
-    def read_counter(java_home, pid, name):
+    def read_counter(java_home, pid, name, host=None):
         total = next(totals)
         return (total, None) if total is not None else (None, "jcmd PerfCounter.print: boom")
     monkeypatch.setattr(warmup_module, "time", clock)
@@ -390,7 +390,7 @@ def session_paths(monkeypatch, tmp_path, sleep):
                                    stop=lambda: None)
     monkeypatch.setattr(session_module, "start_server", lambda target, config: server)
     monkeypatch.setattr(session_module, "probe", lambda server, path, mode: 120)
-    monkeypatch.setattr(session_module, "allowed_cpus", lambda pid: [1])
+    monkeypatch.setattr(session_module, "cpus_allowed", lambda server: [1])
     monkeypatch.setattr(session_module, "keep_log", lambda server, out_dir, label: None)
     runner = bare_runner(tmp_path, capacity_config(sleeps=(sleep,)),
                          targets={"virtual": types.SimpleNamespace(description="a fake server")})
@@ -398,8 +398,8 @@ def session_paths(monkeypatch, tmp_path, sleep):
     warmed, worked = [], []
     monkeypatch.setattr(session_module, "warm_up", lambda context, server, path, label, response_bytes:
                         warmed.append(path) or {"seconds": 1})
-    monkeypatch.setattr(session_module, "full_gc", lambda java_home, pid, log: None)
-    monkeypatch.setattr(session_module, "cool_down", lambda pid, cooldown_s: None)
+    monkeypatch.setattr(session_module, "full_gc", lambda java_home, pid, log, host=None: None)
+    monkeypatch.setattr(session_module, "cool_down", lambda pid, cooldown_s, feed=None: None)
     runner.sessions.run("virtual", sleep, "search", None,
                         lambda session: worked.append((session.url, session.record["warmup"])))
     return warmed[0], *worked[0]
