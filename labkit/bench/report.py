@@ -1,5 +1,5 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
-from labkit.measure.env import server_host_row
+from labkit.measure.env import server_host_row, server_url_row
 from labkit.bench.locks_report import locks_section
 from labkit.bench.ownapp_report import own_app_section
 from labkit.ground.machine import cpu_text, normalize_facts
@@ -65,7 +65,7 @@ def _setup(run):
                         else f"{DEFAULT_STALL_AFTER_S:g} s (or {STALL_SLEEPS} x the sleep, when longer)")
                      + " marks the point stalled"),
     ]
-    rows[1:1] = [row for row in [server_host_row(env)] if row]
+    rows[1:1] = [row for row in (server_host_row(env), server_url_row(env)) if row]
     return _table(["", ""], rows)
 
 
@@ -307,6 +307,23 @@ HOW_TO_READ = """\
 """
 
 
+def exposed_metrics_section(points):
+    """A server the lab did not start (--url): what its /metrics said of each window."""
+    rows = [(p["id"], *(_figure((p["server_metrics"] or {}).get(k)) for k in ("threads", "heap_used_mb", "gc_count",
+                                                                             "gc_time_ms")),
+             (p["server_metrics"] or {}).get("error") or "")
+            for p in points if "server_metrics" in p]
+    if not rows:
+        return []
+    return ["## The server's own metrics (GET /metrics, before and after each window)", "",
+            _table(["point", "JVM threads at the end", "heap used MB", "GCs in the window", "GC time ms", "not read"],
+                   rows), ""]
+
+
+def _figure(value):
+    return "–" if value is None else f"{value:,}"
+
+
 def write_report(path, run):
     several_drivers = len(run["config"]["drivers"]) > 1
     throughput, resources = _summary_tables(run, several_drivers)
@@ -342,6 +359,7 @@ def write_report(path, run):
         "",
     ]
     parts += own_app_section(run)
+    parts += exposed_metrics_section(run["points"])
     if run["config"].get("heaps"):
         parts += [f"## Heap sizes: {', '.join(run['config']['heaps'])}", "", _heaps(run, several_drivers), ""]
     if run.get("charts"):

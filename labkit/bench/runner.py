@@ -34,6 +34,7 @@ from labkit.measure.watchdog import Watchdog, stall_after_s
 from labkit.load.requests_mix import check_answers, mean_answer_bytes
 from labkit.servers.userapp import mode_proof
 
+from labkit.measure.metrics import exposed as exposed_metrics, window_of as metrics_window
 from labkit.measure.session import (
     feed_of,
     host_of,
@@ -172,6 +173,7 @@ class BenchRunner:
                                  (task_pool["threads"], task_pool["seconds_per_request"]) if task_pool else None)
         url = server.base_url + point.path
         measure = self._measure_steady if config.steady else self._measure_fresh
+        exposed_before = exposed_metrics(server)
         try:
             measured = measure(point, server, url, ceiling, response_bytes)
             stalled = None
@@ -206,6 +208,8 @@ class BenchRunner:
             **({"mode_proof": measured["mode_proof"]} if measured.get("mode_proof") else {}),
             "resources": run["resources"],
             "jfr": jfr_summary,
+            **({"server_metrics": metrics_window(exposed_before, exposed_metrics(server))}
+               if getattr(server, "external", False) else {}),
             "server": {"pid": server.pid, "java": (info.get("java") or {}).get("version"),
                        "request_virtual": (info.get("request") or {}).get("virtual")},
             "files": {"output": f"raw/{point.id}.out", "samples": f"raw/{point.id}.samples.csv",

@@ -2,7 +2,7 @@
 (write_all is also what ./lab report runs on a committed folder)."""
 import json
 
-from labkit.measure.env import server_host_row
+from labkit.measure.env import server_host_row, server_url_row
 from labkit.ground.formatting import number
 from labkit.measure.plan import format_duration
 from labkit.measure.results import FLAG_MEANINGS, write_csv
@@ -128,7 +128,7 @@ def _setup(run):
                          f"target order rotated per round: " + "; ".join(
                              f"{o['sleep_max_ms']} ms r{o['repeat']}: {', '.join(o['modes'])}" for o in run["orders"])),
     ]
-    rows[1:1] = [row for row in [server_host_row(env)] if row]
+    rows[1:1] = [row for row in (server_host_row(env), server_url_row(env)) if row]
     return _table(["", ""], rows)
 
 

@@ -17,7 +17,18 @@ from labkit.servers.heaps import heap_list
 from labkit.measure.env import collect
 from labkit.measure.progress import Progress
 from labkit.bench.runner import BenchRunner, RunRecorder
-from labkit.commands.common import add_run_options, check_port, on_server_host, record_server_host, lab_command_line, raise_open_files_limit, recording_end, results_folder
+from labkit.commands.common import (
+    add_run_options,
+    check_port,
+    lab_command_line,
+    on_server_host,
+    raise_open_files_limit,
+    record_server_host,
+    record_server_url,
+    recording_end,
+    results_folder,
+    use_url,
+)
 from labkit.ground.arguments import name_list
 from labkit.load.scenarios import requests_scenario
 from labkit.catalog import scenario
@@ -152,7 +163,8 @@ def run(args):
     raise_open_files_limit(connections)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = record_server_host(collect(java_home, executables, lab_command_line("bench"), config.cpus), config)
+    env = record_server_url(record_server_host(collect(java_home, executables, lab_command_line("bench"), config.cpus),
+                                               config), args)
     planned = len(config.modes) * max(1, len(config.heaps)) * len(config.drivers) * len(config.levels) * config.repeats
     progress = Progress(planned)
     recorder = RunRecorder(out_dir, config, env, planned)
@@ -184,6 +196,7 @@ def outcome(points, skipped=0):
 
 
 def _config(args):
+    use_url(args)
     # A scenario may name the targets that serve it (e.g. a CargoTracker page); else the Payara modes.
     chosen = scenario(args.scenario or options.DEFAULTS["scenario"])
     default_modes = chosen.targets or DEFAULT_MODES

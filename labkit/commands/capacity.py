@@ -7,7 +7,18 @@ from labkit.servers.registry import DEFAULT_MODES
 from labkit import ROOT
 from labkit.ground.arguments import decimal_number, name_list, percentage, positive_seconds, whole_number
 from labkit.bench import config as bench_options
-from labkit.commands.common import add_run_options, check_port, on_server_host, record_server_host, lab_command_line, raise_open_files_limit, recording_end, results_folder
+from labkit.commands.common import (
+    add_run_options,
+    check_port,
+    lab_command_line,
+    on_server_host,
+    raise_open_files_limit,
+    record_server_host,
+    record_server_url,
+    recording_end,
+    results_folder,
+    use_url,
+)
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from labkit.measure.env import collect
 from labkit.ground.build import ensure_built
@@ -95,6 +106,7 @@ def register(subparsers):
 
 def run(args):
     try:
+        use_url(args)
         config = CapacityConfig.build(args, known_targets=all_targets())
         out_dir = results_folder(config.out_dir, config.name)
     except UsageError as e:
@@ -111,7 +123,8 @@ def run(args):
     raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = record_server_host(collect(java_home, {"vegeta": executable}, lab_command_line("capacity"), config.cpus), config)
+    env = record_server_url(record_server_host(collect(java_home, {"vegeta": executable}, lab_command_line("capacity"),
+                                                       config.cpus), config), args)
     recorder = CapacityRecorder(out_dir, config, env)
     runner = CapacityRunner(config, targets, executable, recorder, java_home=java_home)
     print(f"capacity: {len(config.modes)} target(s) x {len(config.sleeps)} sleep(s), goal {config.goal}, "

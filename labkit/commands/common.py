@@ -13,7 +13,9 @@ from labkit import ROOT
 from labkit.ground.arguments import run_name, single_line, whole_number
 from labkit.ground.errors import LabError, UsageError
 from labkit.ground.process import ensure_nothing_answers, ensure_port_free
-from labkit.hosts.options import add_server_host_arguments
+from labkit.hosts.options import add_server_host_arguments, host_argument
+from labkit.servers.external import TARGET_NAME, check_url, url_target
+from labkit.servers.registry import register
 from labkit.measure.cpus import cpu_pinning
 from labkit.measure.env import server_host_facts
 
@@ -38,6 +40,55 @@ def add_run_options(parser, default_name):
     parser.add_argument("--name", type=run_name, help=f"results folder suffix (default {default_name})")
     parser.add_argument("--out", metavar="DIR", help="write the results here instead of results/<timestamp>-<name>/")
     add_server_host_arguments(parser)
+    parser.add_argument("--url", metavar="URL",
+                        help="load a server the lab did not start (a staging Payara): http://HOST[:PORT][/PREFIX]; "
+                             "nothing is started or restarted, its figures come from its /metrics and, with "
+                             "--server-ssh and --server-pid, from its /proc and jcmd")
+    parser.add_argument("--server-ssh", type=host_argument, metavar="HOST",
+                        help="with --url: the host the server runs on, reached with ssh, to read its /proc and run jcmd")
+    parser.add_argument("--server-pid", type=whole_number(1, 2**22, "--server-pid"), metavar="PID",
+                        help="with --url and --server-ssh: the server JVM's pid on that host")
+
+
+def use_url(args):
+    """--url: registers the one target of a server the lab did not start and makes it the run's
+    only target (a UsageError beside --modes or --server-host, or with half of --server-ssh/--server-pid)."""
+    if not getattr(args, "url", None):
+        if getattr(args, "server_ssh", None) or getattr(args, "server_pid", None):
+            raise UsageError("--server-ssh and --server-pid name the JVM behind --url: give --url too")
+        return None
+    url = check_url(args.url)
+    if getattr(args, "modes", None):
+        raise UsageError("--url loads the one server at that URL: leave out --modes")
+    if getattr(args, "server_host", None) is not None and args.server_host.remote:
+        raise UsageError("--url loads a server that already runs; --server-host starts one: choose one")
+    if (args.server_ssh is None) != (args.server_pid is None):
+        raise UsageError("--server-ssh and --server-pid go together: the host the JVM runs on, and its pid there")
+    if args.server_ssh is not None and not args.server_ssh.remote:
+        raise UsageError("--server-ssh names another host; for a server on this machine, --server-pid alone is "
+                         "not supported yet: give --server-ssh localhost's ssh name")
+    java_home = None
+    if args.server_ssh is not None:
+        from labkit.hosts.java import java_home_on
+        java_home = java_home_on(args.server_ssh, getattr(args, "remote_java", None))
+    register(url_target(url, on=args.server_ssh, pid=args.server_pid, java_home=java_home))
+    args.modes = (TARGET_NAME,)
+    return url
+
+
+def record_server_url(env, args):
+    """env.json's "server_url": the server the lab did not start, and the figures it cannot take."""
+    if not getattr(args, "url", None):
+        return env
+    named = args.server_ssh is not None
+    lacks = [] if named else [
+        "server CPU, RSS and OS threads (/proc): give --server-ssh HOST --server-pid PID",
+        "JFR (GC pauses, heap, pinning) and jcmd: give --server-ssh HOST --server-pid PID"]
+    env["server_url"] = {"url": check_url(args.url), "restarted": False,
+                         "ssh": str(args.server_ssh) if named else None, "pid": args.server_pid,
+                         "lacks": lacks + ["the server's log and its start command: the server's own",
+                                           "the JVM options and the mode: the server's own configuration"]}
+    return env
 
 
 def on_server_host(config, args, targets):

@@ -1,6 +1,16 @@
 """./lab soak: each target at FACTOR x its capacity for a while, then idle; did it survive?"""
 
-from labkit.commands.common import add_run_options, check_port, on_server_host, record_server_host, lab_command_line, raise_open_files_limit, results_folder
+from labkit.commands.common import (
+    add_run_options,
+    check_port,
+    lab_command_line,
+    on_server_host,
+    raise_open_files_limit,
+    record_server_host,
+    record_server_url,
+    results_folder,
+    use_url,
+)
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from labkit.measure.env import collect
 from labkit.ground.build import ensure_built
@@ -24,7 +34,7 @@ def register(subparsers):
         description="Load each target at FACTOR x its capacity for --load seconds, then leave it idle for "
                     "--idle seconds; report errors by kind, threads and RSS against their idle values, and "
                     "whether a fresh request is answered within 1 s afterwards.")
-    p.add_argument("--modes", required=True, help="comma-separated targets (as ./lab bench --modes)")
+    p.add_argument("--modes", help="comma-separated targets (as ./lab bench --modes); required unless --url")
     p.add_argument("--capacity", required=True, metavar="RPS|MODE=RPS,...|results.json",
                    help="what each target sustained: one rate for all, one per mode, or a results.json(.gz) "
                         "of ./lab bench (highest 2xx rate) or ./lab capacity (capacity found)")
@@ -47,8 +57,10 @@ def register(subparsers):
 
 
 def _config(args):
+    url = use_url(args)
     known = all_targets()
-    modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
+    names = ",".join(args.modes) if url else (args.modes or "")
+    modes = tuple(m.strip() for m in names.split(",") if m.strip())
     unknown = [m for m in modes if m not in known]
     if not modes or unknown:
         raise UsageError(f"--modes: unknown target(s) {', '.join(unknown) or '(none given)'}; choose from: "
@@ -75,7 +87,8 @@ def run(args):
         ensure_built()
     raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = record_server_host(collect(java_home, {DRIVER: executable}, lab_command_line("soak"), config.cpus), config)
+    env = record_server_url(record_server_host(collect(java_home, {DRIVER: executable}, lab_command_line("soak"),
+                                                       config.cpus), config), args)
     result = run_soak(config, targets, executable, out_dir, env)
     print((out_dir / "report.md").read_text())
     print(f"report: {out_dir / 'report.md'}")

@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import time
 from dataclasses import asdict, dataclass
@@ -135,7 +136,10 @@ def _write_etc(hosts):
     for host in hosts:
         folder = NETNS_ETC / host.netns
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "hosts").write_text(f"127.0.0.1\tlocalhost\n::1\tlocalhost\n{names}")
+        # The hosts share this machine's host name; inside each it names that host's own address, as
+        # on a real machine (a JVM looks it up at start: InetAddress.getLocalHost).
+        (folder / "hosts").write_text(f"127.0.0.1\tlocalhost\n::1\tlocalhost\n{host.address}\t{socket.gethostname()}\n"
+                                      f"{names}")
         (folder / "resolv.conf").write_text("# ./lab hosts: no DNS server inside the cluster\noptions timeout:1 attempts:1\n")
 
 

@@ -88,13 +88,24 @@ class SshHost:
     namespace cluster's); files the lab copies go to `workdir` there."""
     remote = True
 
-    def __init__(self, target, port=None, ssh_config=None, address=None, workdir=".loomlab"):
+    def __init__(self, target, port=None, ssh_config=None, address=None, workdir=None):
         self.target = target
         self.port = port
         self.ssh_config = Path(ssh_config) if ssh_config else None
-        self.workdir = workdir
+        self._workdir = workdir
         self.name = target
         self._address = address
+
+    @property
+    def workdir(self):
+        """The lab's folder there, absolute (~/.loomlab unless given): commands that change
+        directory still find what is in it."""
+        if self._workdir is None:
+            home = self.run(["sh", "-c", 'printf %s "$HOME"']).stdout.strip()
+            if not home.startswith("/"):
+                raise LabError(f"{self.target}: its shell has no absolute $HOME (got '{home}')")
+            self._workdir = f"{home}/.loomlab"
+        return self._workdir
 
     @property
     def address(self):

@@ -75,3 +75,14 @@ def server_host_row(env):
     return ("Server host", f"{where['host']} ({where['address']}): {where.get('cpus') or '?'} CPUs{memory}, kernel "
                            f"{where.get('kernel') or '?'}, Java {where.get('java_version') or '?'} ({where['java_home']}); "
                            f"its /proc, JFR and jcmd figures are read there, over ssh; the Machine row is the load tool's")
+
+
+def server_url_row(env):
+    """The report's setup row for a server the lab did not start (--url), naming what it lacks."""
+    where = env.get("server_url")
+    if not where:
+        return None
+    measured = (f"/proc and jcmd over ssh on {where['ssh']} (pid {where['pid']}), and its /metrics" if where.get("ssh")
+                else "its /metrics only (threads, heap, garbage collections), when it serves them")
+    return ("Server", f"{where['url']}, not started by the lab: never restarted between repeats or rounds; measured "
+                      f"from {measured}. Not measured: " + "; ".join(where["lacks"]))

@@ -80,6 +80,9 @@ class JfrRecorder:
         return self.error is None
 
     def start(self):
+        if self.pid is None:
+            self.error = "no JVM to record: a server the lab did not start (--server-ssh HOST --server-pid PID name one)"
+            return False
         settings = self.settings
         if self.host is not None and self.host.remote:
             settings = self.host.put(settings, "jfr")

@@ -44,6 +44,8 @@ def process_running(pid, feed=None):
     process's /proc as read on its own host (labkit.hosts.procfeed), for a server elsewhere."""
     if feed is not None:
         return feed.process_alive()
+    if pid is None:
+        return True  # a server the lab did not start, whose pid nobody gave: nothing to check
     stat = proc.read_stat(pid)
     return stat is not None and not stat.exited
 
@@ -98,7 +100,7 @@ class WindowSampler:
         self._t0 = None
         self.started_epoch = None
         if feed is None:
-            self.server_cpus = process_cpus(server_pid)
+            self.server_cpus = process_cpus(server_pid) if server_pid is not None else None
         else:
             reading = feed.latest()
             status = reading.process_status if reading else None
@@ -133,7 +135,8 @@ class WindowSampler:
 
     def _take(self):
         if self.feed is None:
-            table, server = read_cpu_times(), read_process(self.server_pid)
+            table = read_cpu_times()
+            server = read_process(self.server_pid) if self.server_pid is not None else None
         else:
             reading = self.feed.latest()
             table, server = (reading.cpu_table, reading_of(reading)) if reading else (read_cpu_times(), None)

@@ -57,6 +57,8 @@ class LabServer:
     # `proc_feed` reads its /proc there, and `server_java_home` is the JDK there (jcmd's).
     on = LocalHost()
     proc_feed = None
+    # True for a server the lab did not start (--url): the runs read its /metrics around each window.
+    external = False
 
     @property
     def server_java_home(self):

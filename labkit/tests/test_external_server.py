@@ -1,0 +1,107 @@
+"""--url: a server the lab did not start. The options refuse what cannot go together, /metrics is read
+in the formats MicroProfile Metrics exports, and, end to end, `./lab bench --url` against a Payara
+Micro started by hand loads it without restarting it and says in its report which figures it lacks."""
+import argparse
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from labkit import ROOT
+from labkit.commands.common import use_url
+from labkit.ground.build import ensure_built
+from labkit.ground.errors import LabError, UsageError
+from labkit.measure import metrics
+from labkit.servers.external import ExternalServer, check_url
+
+# As Payara Micro 6 serves it (MicroProfile Metrics 5): one sample a collector, labels on each.
+PAYARA_METRICS = """# TYPE base_thread_count gauge
+base_thread_count{mp_scope="base"} 61
+# TYPE base_memory_usedHeap_bytes gauge
+base_memory_usedHeap_bytes{mp_scope="base"} 2.097152E8
+# TYPE base_gc_total counter
+base_gc_total{mp_scope="base",name="G1 Young Generation"} 7
+base_gc_total{mp_scope="base",name="G1 Old Generation"} 1
+# TYPE base_gc_time_seconds_total counter
+base_gc_time_seconds_total{mp_scope="base",name="G1 Young Generation"} 0.25
+base_gc_time_seconds_total{mp_scope="base",name="G1 Old Generation"} 0.05
+vendor_something{x="y"} NaN
+"""
+
+
+def test_metrics_are_read_summed_over_collectors_and_a_window_is_their_difference():
+    figures = metrics.figures(metrics.parse(PAYARA_METRICS))
+    assert figures == {"threads": 61, "heap_used_mb": 200.0, "gc_count": 8, "gc_time_ms": 300.0}
+    older = metrics.figures(metrics.parse("base_gc_total 2\nbase_gc_time_total 120\nbase_thread_count 40\n"))
+    assert older == {"threads": 40, "heap_used_mb": None, "gc_count": 2, "gc_time_ms": 120.0}  # MP Metrics 3: ms
+    assert metrics.window(older, figures) == {"threads": 61, "heap_used_mb": 200.0, "gc_count": 6, "gc_time_ms": 180.0}
+    assert metrics.window_of((None, "GET /metrics answered 404"), (figures, None)) == {
+        "available": False, "error": "GET /metrics answered 404"}
+
+
+def test_a_url_is_checked_before_anything_runs():
+    assert check_url("http://staging.example:8080/shop/") == "http://staging.example:8080/shop"
+    for bad in ("staging:8080", "ftp://x", "http://x:99999", "http://x/?a=1"):
+        with pytest.raises(UsageError):
+            check_url(bad)
+
+
+def url_args(**given):
+    values = dict(url="http://127.0.0.1:1", modes=None, server_host=None, server_ssh=None, server_pid=None,
+                  remote_java=None)
+    values.update(given)
+    return argparse.Namespace(**values)
+
+
+def test_url_refuses_what_cannot_go_with_it():
+    with pytest.raises(UsageError, match="leave out --modes"):
+        use_url(url_args(modes=("virtual",)))
+    with pytest.raises(UsageError, match="go together"):
+        use_url(url_args(server_pid=123))
+    with pytest.raises(UsageError, match="give --url too"):
+        use_url(url_args(url=None, server_pid=123))
+    args = url_args()
+    assert use_url(args) == "http://127.0.0.1:1" and args.modes == ("url",)
+
+
+def test_nothing_answering_at_the_url_is_a_clear_error():
+    with pytest.raises(LabError, match="nothing answers at http://127.0.0.1:1"):
+        ExternalServer("http://127.0.0.1:1").start()
+
+
+PORT = 18093
+
+
+@pytest.mark.server
+def test_bench_loads_a_server_started_by_hand_and_names_the_figures_it_lacks(tmp_path):
+    ensure_built(log=lambda message: None)
+    by_hand = subprocess.Popen([sys.executable, "-m", "labkit.cli", "run", "virtual", "--port", str(PORT)], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not (by_hand.stdout.readline() or "ready:").startswith("ready:"):
+            pass
+        pid = json.load(urllib.request.urlopen(f"http://127.0.0.1:{PORT}/api/info", timeout=30))["pid"]
+        out = tmp_path / "run"
+        result = subprocess.run([sys.executable, "-m", "labkit.cli", "bench", "--url", f"http://127.0.0.1:{PORT}",
+                                 "--driver", "vegeta", "--rate", "100", "--concurrency", "20", "--sleep", "10",
+                                 "--duration", "4", "--warmup", "2", "--repeats", "2", "--out", str(out)],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+        assert result.returncode == 0, result.stdout
+        # The same JVM served both repeats and still runs: nothing was restarted.
+        assert json.load(urllib.request.urlopen(f"http://127.0.0.1:{PORT}/api/info", timeout=30))["pid"] == pid
+        run = json.loads((out / "results.json").read_text())
+        assert [p["mode"] for p in run["points"]] == ["url", "url"]
+        assert all(p["load"]["ok"] > 0 for p in run["points"])
+        exposed = run["points"][0]["server_metrics"]
+        assert exposed["available"] is True and exposed["threads"] > 10 and exposed["heap_used_mb"] > 0, exposed
+        report = (out / "report.md").read_text()
+        assert "not started by the lab: never restarted" in report
+        assert "Not measured: server CPU, RSS and OS threads (/proc)" in report
+        assert "## The server's own metrics" in report
+    finally:
+        by_hand.terminate()
+        by_hand.wait(timeout=60)
