@@ -10,22 +10,29 @@ import urllib.request
 METRICS_PATH = "/metrics"
 # name{labels} value   (comments start with #)
 _LINE = re.compile(r"^([A-Za-z_:][A-Za-z0-9_:]*)(\{[^}]*\})?\s+([-+0-9.eE]+|NaN)")
-# The MicroProfile base metrics the lab reads, by their exported names across MP Metrics 3 to 5.
-THREADS = ("base_thread_count",)
-HEAP_USED = ("base_memory_usedHeap_bytes",)
-GC_COUNT = ("base_gc_total",)
-GC_TIME_SECONDS = ("base_gc_time_seconds_total", "base_gc_time_total_seconds")
+# The MicroProfile base metrics the lab reads, by their exported names: MP Metrics 5 (Payara 6) names
+# them plainly with an mp_scope="base" label, MP Metrics 3 and 4 with a base_ prefix.
+THREADS = ("thread_count", "base_thread_count")
+HEAP_USED = ("memory_usedHeap_bytes", "base_memory_usedHeap_bytes")
+GC_COUNT = ("gc_total", "base_gc_total")
+GC_TIME_SECONDS = ("gc_time_seconds_total", "base_gc_time_seconds_total", "base_gc_time_total_seconds")
 GC_TIME_MILLISECONDS = ("base_gc_time_total",)
+_SCOPE = re.compile(r'mp_scope="([^"]*)"')
 
 
 def parse(text):
-    """{name: summed value} of every sample in the text (labels summed away: every collector's GCs)."""
+    """{name: summed value} of the base scope's samples (and of samples with no scope), labels summed
+    away: every collector's GCs together. An application's metric of the same name is not counted."""
     values = {}
     for line in text.splitlines():
         match = _LINE.match(line)
-        if match and match.group(3) != "NaN":
-            name = match.group(1)
-            values[name] = values.get(name, 0.0) + float(match.group(3))
+        if not match or match.group(3) == "NaN":
+            continue
+        scope = _SCOPE.search(match.group(2) or "")
+        if scope and scope.group(1) != "base":
+            continue
+        name = match.group(1)
+        values[name] = values.get(name, 0.0) + float(match.group(3))
     return values
 
 

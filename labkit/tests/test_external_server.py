@@ -17,17 +17,19 @@ from labkit.ground.errors import LabError, UsageError
 from labkit.measure import metrics
 from labkit.servers.external import ExternalServer, check_url
 
-# As Payara Micro 6 serves it (MicroProfile Metrics 5): one sample a collector, labels on each.
-PAYARA_METRICS = """# TYPE base_thread_count gauge
-base_thread_count{mp_scope="base"} 61
-# TYPE base_memory_usedHeap_bytes gauge
-base_memory_usedHeap_bytes{mp_scope="base"} 2.097152E8
-# TYPE base_gc_total counter
-base_gc_total{mp_scope="base",name="G1 Young Generation"} 7
-base_gc_total{mp_scope="base",name="G1 Old Generation"} 1
-# TYPE base_gc_time_seconds_total counter
-base_gc_time_seconds_total{mp_scope="base",name="G1 Young Generation"} 0.25
-base_gc_time_seconds_total{mp_scope="base",name="G1 Old Generation"} 0.05
+# As Payara Micro 6 serves it (MicroProfile Metrics 5): plain names with an mp_scope label, one sample
+# a collector; an application's metric of the same name is in its own scope.
+PAYARA_METRICS = """# TYPE thread_count gauge
+thread_count{mp_scope="base"} 61.0
+# TYPE memory_usedHeap_bytes gauge
+memory_usedHeap_bytes{mp_scope="base"} 2.097152E8
+# TYPE gc_total counter
+gc_total{mp_scope="base",name="G1 Young Generation"} 7.0
+gc_total{mp_scope="base",name="G1 Old Generation"} 1.0
+# TYPE gc_time_seconds_total counter
+gc_time_seconds_total{mp_scope="base",name="G1 Young Generation"} 0.25
+gc_time_seconds_total{mp_scope="base",name="G1 Old Generation"} 0.05
+thread_count{mp_scope="application"} 5000.0
 vendor_something{x="y"} NaN
 """
 
