@@ -121,6 +121,8 @@ class BenchConfig:
     # --server-host: the host the servers start on (labkit.hosts; None: this machine), and the JDK there.
     server_host: object = None
     remote_java: str | None = None
+    # --load-hosts: the load runs on these hosts, split evenly (labkit.load.spread.LoadHosts); None: here.
+    load_hosts: object = None
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)

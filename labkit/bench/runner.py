@@ -207,6 +207,7 @@ class BenchRunner:
             "watchdog": run.get("watchdog"),
             **({"mode_proof": measured["mode_proof"]} if measured.get("mode_proof") else {}),
             "resources": run["resources"],
+            **({"load_hosts": run["load_hosts"]} if run.get("load_hosts") else {}),
             "jfr": jfr_summary,
             **({"server_metrics": metrics_window(exposed_before, exposed_metrics(server))}
                if getattr(server, "external", False) else {}),
@@ -379,7 +380,7 @@ class BenchRunner:
         start = time.time()
         run = drive(DRIVERS[point.driver], self.executables[point.driver], spec, server.pid, self.out_dir,
                     self.config.sample_interval_s, response_bytes, live, self.config.cpus, watchdog,
-                    feed=feed_of(server))
+                    feed=feed_of(server), load_hosts=self.config.load_hosts)
         if watchdog.stall:
             raise ServerStalled(run, start, time.time(), phase_at(phases, watchdog.stall["probe_sent_s"])[0])
         return run

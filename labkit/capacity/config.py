@@ -122,6 +122,8 @@ class CapacityConfig:
     # --server-host: the host the servers start on (labkit.hosts; None: this machine), and the JDK there.
     server_host: object = None
     remote_java: str | None = None
+    # --load-hosts: the load runs on these hosts, split evenly (labkit.load.spread.LoadHosts); None: here.
+    load_hosts: object = None
 
     def goal_ms(self, sleep):
         return self.goal.limit_ms(sleep)

@@ -34,6 +34,7 @@ def window_point(context, index, point_id, session_index, window, run, spec):
         "load": load.to_dict() if load else None,
         "failure": run["failure"],
         "resources": run["resources"],
+        **({"load_hosts": run["load_hosts"]} if run.get("load_hosts") else {}),
         "files": {"samples": f"raw/{point_id}.samples.csv", "output": f"raw/{point_id}.out"},
     }
     record["derived"] = derived(record)

@@ -93,7 +93,7 @@ class WindowMeasurer:
         context.log(f"[{window.heading}] {window.rate:,} req/s for {window.window_s} s (+{preroll_s} s pre-roll)  "
                     f"(ETA {format_duration(self.eta(window))})")
         run = drive(DRIVER, context.executable, spec, server.pid, context.out_dir, config.sample_interval_s,
-                    session.response_bytes, cpus=config.cpus, feed=feed_of(server))
+                    session.response_bytes, cpus=config.cpus, feed=feed_of(server), load_hosts=config.load_hosts)
         write_samples_csv(context.raw / f"{point_id}.samples.csv", run["samples"])
         load = run["load"]
         record = window_point(context, self.points, point_id, session.index, window, run, spec)

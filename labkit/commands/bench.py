@@ -23,11 +23,11 @@ from labkit.commands.common import (
     lab_command_line,
     on_server_host,
     raise_open_files_limit,
-    record_server_host,
-    record_server_url,
+    record_where,
     recording_end,
     results_folder,
     use_url,
+    with_load_hosts,
 )
 from labkit.ground.arguments import name_list
 from labkit.load.scenarios import requests_scenario
@@ -149,7 +149,7 @@ def run(args):
         usage_error(str(e))
     targets = {name: all_targets()[name] for name in config.modes}
     try:
-        config = on_server_host(config, args, targets)
+        config = with_load_hosts(on_server_host(config, args, targets), args, config.drivers)
     except UsageError as e:
         usage_error(str(e))
     check_port(config)
@@ -163,8 +163,7 @@ def run(args):
     raise_open_files_limit(connections)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = record_server_url(record_server_host(collect(java_home, executables, lab_command_line("bench"), config.cpus),
-                                               config), args)
+    env = record_where(collect(java_home, executables, lab_command_line("bench"), config.cpus), config, args)
     planned = len(config.modes) * max(1, len(config.heaps)) * len(config.drivers) * len(config.levels) * config.repeats
     progress = Progress(planned)
     recorder = RunRecorder(out_dir, config, env, planned)

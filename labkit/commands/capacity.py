@@ -13,11 +13,11 @@ from labkit.commands.common import (
     lab_command_line,
     on_server_host,
     raise_open_files_limit,
-    record_server_host,
-    record_server_url,
+    record_where,
     recording_end,
     results_folder,
     use_url,
+    with_load_hosts,
 )
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from labkit.measure.env import collect
@@ -113,7 +113,7 @@ def run(args):
         _parser.error(str(e))
     targets = {name: all_targets()[name] for name in config.modes}
     try:
-        config = on_server_host(config, args, targets)
+        config = with_load_hosts(on_server_host(config, args, targets), args)
     except UsageError as e:
         _parser.error(str(e))
     check_port(config)
@@ -123,8 +123,8 @@ def run(args):
     raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = record_server_url(record_server_host(collect(java_home, {"vegeta": executable}, lab_command_line("capacity"),
-                                                       config.cpus), config), args)
+    env = record_where(collect(java_home, {"vegeta": executable}, lab_command_line("capacity"), config.cpus), config,
+                       args)
     recorder = CapacityRecorder(out_dir, config, env)
     runner = CapacityRunner(config, targets, executable, recorder, java_home=java_home)
     print(f"capacity: {len(config.modes)} target(s) x {len(config.sleeps)} sleep(s), goal {config.goal}, "

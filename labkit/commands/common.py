@@ -1,6 +1,7 @@
 """What the commands that put a server under load share (./lab bench, capacity, soak): the options
 they all take, where a run writes its results, how the run's end is recorded, its command line,
 and the open-files limit its connections need."""
+import argparse
 import resource
 import shlex
 import sys
@@ -14,6 +15,7 @@ from labkit.ground.arguments import run_name, single_line, whole_number
 from labkit.ground.errors import LabError, UsageError
 from labkit.ground.process import ensure_nothing_answers, ensure_port_free
 from labkit.hosts.options import add_server_host_arguments, host_argument
+from labkit.load.spread import LoadHosts, check_clocks
 from labkit.servers.external import TARGET_NAME, check_url, url_target
 from labkit.servers.registry import register
 from labkit.measure.cpus import cpu_pinning
@@ -40,6 +42,10 @@ def add_run_options(parser, default_name):
     parser.add_argument("--name", type=run_name, help=f"results folder suffix (default {default_name})")
     parser.add_argument("--out", metavar="DIR", help="write the results here instead of results/<timestamp>-<name>/")
     add_server_host_arguments(parser)
+    parser.add_argument("--load-hosts", type=host_list, metavar="HOST,HOST,...",
+                        help="run the load tool (vegeta) on these hosts, reached with ssh, the rate or the "
+                             "connections split evenly, all starting at one instant (their clocks are checked "
+                             "first); their results are merged (default: this machine)")
     parser.add_argument("--url", metavar="URL",
                         help="load a server the lab did not start (a staging Payara): http://HOST[:PORT][/PREFIX]; "
                              "nothing is started or restarted, its figures come from its /metrics and, with "
@@ -48,6 +54,41 @@ def add_run_options(parser, default_name):
                         help="with --url: the host the server runs on, reached with ssh, to read its /proc and run jcmd")
     parser.add_argument("--server-pid", type=whole_number(1, 2**22, "--server-pid"), metavar="PID",
                         help="with --url and --server-ssh: the server JVM's pid on that host")
+
+
+def host_list(text):
+    """argparse type of --load-hosts: hosts as --server-host takes them, each once."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"--load-hosts takes HOST,HOST,... each once, was '{text}'")
+    return tuple(host_argument(name) for name in names)
+
+
+def with_load_hosts(config, args, drivers=("vegeta",)):
+    """`config` with --load-hosts (their clocks read and checked now); a UsageError for a load tool
+    other than vegeta or a host that is this machine."""
+    hosts = getattr(args, "load_hosts", None)
+    if not hosts:
+        return config
+    if any(not host.remote for host in hosts):
+        raise UsageError("--load-hosts names other hosts (reached with ssh); leave it out to load from this machine")
+    others = [d for d in drivers if d != "vegeta"]
+    if others:
+        raise UsageError(f"--load-hosts runs vegeta on each host; {', '.join(others)} cannot run there yet")
+    return replace(config, load_hosts=LoadHosts(hosts, tuple(check_clocks(hosts))))
+
+
+def record_where(env, config, args):
+    """env.json says where the run's servers and load ran: the server's host (--server-host) or the
+    server the lab did not start (--url), and the load hosts with their clocks (--load-hosts)."""
+    return record_load_hosts(record_server_url(record_server_host(env, config), args), config)
+
+
+def record_load_hosts(env, config):
+    """env.json's "load_hosts": each host and its clock's offset from this machine's, read before the run."""
+    if getattr(config, "load_hosts", None):
+        env["load_hosts"] = config.load_hosts.to_dict()
+    return env
 
 
 def use_url(args):

@@ -6,10 +6,10 @@ from labkit.commands.common import (
     lab_command_line,
     on_server_host,
     raise_open_files_limit,
-    record_server_host,
-    record_server_url,
+    record_where,
     results_folder,
     use_url,
+    with_load_hosts,
 )
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from labkit.measure.env import collect
@@ -76,7 +76,7 @@ def _config(args):
 def run(args):
     try:
         config, targets = _config(args)
-        config = on_server_host(config, args, {name: targets[name] for name in config.modes})
+        config = with_load_hosts(on_server_host(config, args, {name: targets[name] for name in config.modes}), args)
         out_dir = results_folder(args.out, args.name or "soak")
     except UsageError as e:
         _parser.error(str(e))  # the usage line and exit 2, as for argparse's own errors
@@ -87,8 +87,7 @@ def run(args):
         ensure_built()
     raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = record_server_url(record_server_host(collect(java_home, {DRIVER: executable}, lab_command_line("soak"),
-                                                       config.cpus), config), args)
+    env = record_where(collect(java_home, {DRIVER: executable}, lab_command_line("soak"), config.cpus), config, args)
     result = run_soak(config, targets, executable, out_dir, env)
     print((out_dir / "report.md").read_text())
     print(f"report: {out_dir / 'report.md'}")

@@ -11,8 +11,8 @@ import io
 import math
 import statistics
 
-from hdrh.histogram import HdrHistogram
 
+from labkit.load.drivers.record import decode_histogram
 from labkit.load.tools import PERCENTILES, new_histogram
 
 HISTOGRAM_DIR = "histograms"
@@ -24,7 +24,7 @@ _T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8
 
 
 def decode(encoded):
-    return HdrHistogram.decode(encoded.encode() if isinstance(encoded, str) else encoded)
+    return decode_histogram(encoded)
 
 
 def merged(encoded_histograms):

@@ -99,10 +99,14 @@ def flags(record):
             found.append("driver-behind")
     if not_steady((record.get("steadiness") or {}).get("per_second_rps")):
         found.append("not-steady")
+    if any(host.get("lost") for host in record.get("load_hosts") or ()):
+        found.append("load-host-lost")
     return found
 
 
 FLAG_MEANINGS = {
+    "load-host-lost": "a load host's vegeta failed or left no results (see `load_hosts`): the requests it should "
+                      "have sent are missing, so the point is incomplete, never a smaller rate passed off as the one asked",
     "failed": "no result: the load tool failed (see `failure`)",
     "stalled": "the server stopped answering: the watchdog's probe (a request on a connection of its own, every "
                "second) got no answer in time; its thread dump was saved and summarised (see `watchdog.stall` and the "

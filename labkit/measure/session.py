@@ -21,6 +21,7 @@ from labkit.ground.errors import LabError
 from labkit.ground.process import spawn, stop
 from labkit.load.tools import DriverOutputError, redacted
 from labkit.servers.heaps import heap_options
+from labkit.load.spread import START_SLACK_S, SpreadRun
 from labkit.measure.cpus import allowed_cpus
 from labkit.measure.results import (
     portable,
@@ -166,7 +167,7 @@ def stall_failure(watchdog_record, phase):
 
 
 def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response_bytes=None, on_live=None,
-          cpus=None, watchdog=None, sampler=None, feed=None):
+          cpus=None, watchdog=None, sampler=None, feed=None, load_hosts=None):
     """One run of a load tool against a running server, sampled from /proc: returns {load (the
     LoadResult or None), failure, stopped (why the harness stopped the tool, else None), command,
     samples, resources, side_files, watchdog}. `on_live(elapsed_s, rps)` is called about every second
@@ -176,7 +177,12 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
     and its record is the result's `watchdog`. `sampler` (a WindowSampler already running, as ./lab
     soak keeps one over quiet, load and idle) samples the run instead of one of its own: the tool is
     attached to it for the run only, it is not stopped, and samples and resources are None. `feed`:
-    the server's /proc read on its own host, for a server on another host (labkit.hosts.procfeed)."""
+    the server's /proc read on its own host, for a server on another host (labkit.hosts.procfeed).
+    `load_hosts` (a LoadHosts: hosts and their clock readings): the load runs there, split evenly
+    (labkit/load/spread.py), instead of here."""
+    if load_hosts:
+        return _drive_spread(driver, executable, spec, server_pid, sample_interval_s, watchdog, sampler, feed,
+                             load_hosts)
     command = (cpus.driver_prefix() if cpus else []) + driver.command(spec, executable)
     output_path = Path(f"{spec.side_file_prefix}.out")
     own_sampler = sampler is None
@@ -238,6 +244,46 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
             "resources": measured_resources(spec, samples, sampler, driver_cpu_s) if own_sampler else None,
             "side_files": [p for p in driver.side_files(spec) if Path(p).is_file()],
             "watchdog": watchdog.record() if watchdog else None}
+
+
+def _drive_spread(driver, executable, spec, server_pid, sample_interval_s, watchdog, sampler, feed, load_hosts):
+    """drive() with the load on the load hosts: the same record, plus `load_hosts` (each host's share,
+    requests, lag, CPU and clock offset); the load tool's CPU is the sum of the hosts' vegeta."""
+    run = SpreadRun(driver, executable, spec, load_hosts.hosts, load_hosts.clocks)
+    own_sampler = sampler is None
+    if own_sampler:
+        sampler = WindowSampler(server_pid, sample_interval_s, feed=feed).start()
+    began = time.monotonic()
+    killed = None
+    try:
+        run.start()
+        if watchdog:
+            watchdog.start()
+        limit = spec.run_seconds + spec.timeout_s + DRIVER_GRACE_S + START_SLACK_S
+        while run.poll() is None:
+            if time.monotonic() - began > limit:
+                killed = "a load host's vegeta did not end on time"
+                break
+            if watchdog and watchdog.stalled.is_set():
+                killed = "the watchdog found the server stalled"
+                break
+            time.sleep(0.1)
+    finally:
+        run.stop()
+        if watchdog:
+            watchdog.stop()
+        samples = sampler.stop() if own_sampler else None
+    load, per_host, cpu_s, failure = run.results()
+    if load is not None and killed:
+        load.complete = False
+        load.notes.append(f"stopped by the harness after {time.monotonic() - began:.0f} s: {killed}")
+    return {"load": load, "failure": None if load is not None else f"{driver.name} on the load hosts: {failure}",
+            "stopped": killed, "command": f"{len(per_host)} load hosts: " + ", ".join(
+                f"{h['host']} {h['rate'] or spec.concurrency} {'req/s' if h['rate'] else 'connections'}" for h in per_host),
+            "samples": samples,
+            "resources": measured_resources(spec, samples, sampler, cpu_s) if own_sampler else None,
+            "side_files": [p for s in run.specs for p in driver.side_files(s) if Path(p).is_file()],
+            "watchdog": watchdog.record() if watchdog else None, "load_hosts": per_host}
 
 
 class PointLog:

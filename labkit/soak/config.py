@@ -33,6 +33,8 @@ class SoakConfig:
     # --server-host: the host the servers start on (labkit.hosts; None: this machine), and the JDK there.
     server_host: object = None
     remote_java: str | None = None
+    # --load-hosts: the load runs on these hosts, split evenly (labkit.load.spread.LoadHosts); None: here.
+    load_hosts: object = None
 
     def rate(self, mode):
         return max(1, round(self.capacity[mode] * self.factor))

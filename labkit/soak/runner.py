@@ -101,7 +101,7 @@ def _load(executable, url, config, rate, seconds, prefix, server_pid, out_dir, s
                     side_file_prefix=prefix, max_connections=config.max_connections)
     driver = DRIVERS[DRIVER]
     run = drive(driver, executable, spec, server_pid, out_dir, SAMPLE_INTERVAL_S, cpus=config.cpus, sampler=sampler,
-                feed=feed)
+                feed=feed, load_hosts=config.load_hosts)
     result = {"command": run["command"], "asked_rps": rate, "seconds": seconds}
     parsed = run["load"]
     if parsed is None:

@@ -115,6 +115,11 @@ def encode_histogram(histogram):
     return encoded.decode() if isinstance(encoded, bytes) else encoded
 
 
+def decode_histogram(encoded):
+    """The histogram encode_histogram wrote (text or bytes)."""
+    return HdrHistogram.decode(encoded.encode() if isinstance(encoded, str) else encoded)
+
+
 # Tool error messages → kinds. Checked in order; the texts are those of Go's net package,
 # fasthttp, APR (ab) and errno strings.
 _ERROR_KINDS = (
