@@ -13,6 +13,7 @@ from labkit.ground.errors import UsageError
 from labkit.servers.registry import choices
 from labkit.measure.cpus import server_jvm_options
 from labkit.servers.heaps import check_jvm_options
+from labkit.apps.own import check_own_app
 from labkit.load.levels import LoadLevel, SleepSpec, sleep_spec
 
 MAX_CONCURRENCY = 20_000     # ab's own limit, and a bound for a 2-core machine
@@ -196,7 +197,7 @@ class BenchConfig:
         conflict = check_carrier_options(carriers, tuple(args.jvm_opt or ()))
         if conflict:
             raise UsageError(conflict)
-        wars, mix = _check_own_app(args, modes, known_targets, drivers, known_drivers)
+        wars, mix = check_own_app(args, modes, known_targets, drivers, known_drivers)
         config = cls(modes=tuple(modes), scenario="requests" if mix is not None else pick("scenario"),
                      levels=levels, depth=pick("depth"),
                      duration_s=pick("duration"), warmup_s=pick("warmup"), repeats=pick("repeats"),
@@ -211,28 +212,6 @@ class BenchConfig:
                      stall_after_s=getattr(args, "stall_after", None),
                      jfr_locks=bool(getattr(args, "jfr_locks", False)), wars=wars, requests=mix)
         return config
-
-
-def _check_own_app(args, modes, known_targets, drivers, known_drivers):
-    """--war and --request/--requests: (wars, RequestMix or None), checked against the targets and tools."""
-    from labkit.load.requests_mix import mix_from_arguments
-    from labkit.servers.userapp import check_wars
-    wars = check_wars(getattr(args, "wars", None) or ())
-    mix = mix_from_arguments(args)
-    if mix is not None and getattr(args, "scenario", None):
-        raise UsageError("--request/--requests replace --scenario: give one of them")
-    if wars and mix is None:
-        raise UsageError("--war needs --request 'GET /ROOT/page' (or --requests FILE): what to load in your application")
-    if wars:
-        unable = [m for m in modes if not getattr(known_targets[m], "takes_wars", False)]
-        if unable:
-            raise UsageError(f"--war: target '{unable[0]}' cannot deploy a WAR; use Payara Micro, Payara Server "
-                             f"(server-<mode>) or GlassFish (glassfish-<mode>) targets")
-    for name in drivers:
-        refusal = known_drivers[name].refuses(mix) if hasattr(known_drivers[name], "refuses") else None
-        if refusal:
-            raise UsageError(refusal)
-    return wars, mix
 
 
 def _check_steady(drivers, known_drivers, warmup_s):

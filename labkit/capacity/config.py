@@ -5,7 +5,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from labkit.apps.own import check_own_app
 from labkit.load.levels import SleepSpec, sleep_spec
+from labkit.load.tools import DRIVERS
 from labkit.servers.registry import DEFAULT_MODES
 from labkit.measure.cpus import server_jvm_options
 from labkit.measure.steadiness import JIT_QUIET_PER_S
@@ -122,6 +124,10 @@ class CapacityConfig:
     # --server-host: the host the servers start on (labkit.hosts; None: this machine), and the JDK there.
     server_host: object = None
     remote_java: str | None = None
+    # --war: your own WARs deployed on every target; --request/--requests: what is loaded instead of
+    # the sleep endpoint (load/requests_mix.RequestMix), or None.
+    wars: tuple = ()
+    requests: object = None
     # --load-hosts: the load runs on these hosts, split evenly (labkit.load.spread.LoadHosts); None: here.
     load_hosts: object = None
 
@@ -155,7 +161,9 @@ class CapacityConfig:
                 "max_window_s": self.max_window_s, "cooldown_s": self.cooldown_s, "port": self.port,
                 "timeout_s": self.timeout_s, "jvm_options": list(self.jvm_options), "jvm_defaults": self.jvm_defaults,
                 "cpus": self.cpus.to_dict() if self.cpus else None, "name": self.name,
-                "sample_interval_s": self.sample_interval_s, "scenario": self.scenario, "driver": "vegeta"}
+                "sample_interval_s": self.sample_interval_s, "scenario": self.scenario, "driver": "vegeta",
+                **({"wars": [war.to_dict() for war in self.wars]} if self.wars else {}),
+                **({"requests": self.requests.to_dict()} if self.requests is not None else {})}
 
     @classmethod
     def build(cls, args, known_targets):
@@ -183,6 +191,14 @@ class CapacityConfig:
                 limit = goal.limit_ms(sleep)
                 if timeout * 1000 <= limit:
                     raise UsageError(f"--timeout {timeout:g} s is not above the latency goal ({limit:g} ms)")
+        wars, mix = check_own_app(args, modes, known_targets, ("vegeta",), DRIVERS)
+        if mix is not None:
+            if goal.relative:
+                raise UsageError(f"--slo {goal} is relative to the sleep endpoint's sleep; your requests have none: "
+                                 f"give an absolute goal such as p99=200ms")
+            if getattr(args, "sleeps", None):
+                raise UsageError("--sleep sets the lab's sleep endpoint; your requests (--request/--requests) have none")
+            sleeps = (SleepSpec(0, 0),)  # one search; the goal is absolute
         return cls(modes=tuple(modes), sleeps=tuple(sleeps), goal=goal, depth=pick("depth"),
                    duration_s=duration, preroll_s=pick("preroll"), repeats=pick("repeats"),
                    start_rate=start_rate, max_rate=max_rate, resolution=pick("resolution"),
@@ -193,4 +209,5 @@ class CapacityConfig:
                    name=pick("name"), warmup_jit_rate=pick("warmup_jit_rate"),
                    min_young_gcs=pick("min_young_gcs"),
                    max_window_s=max(DEFAULTS["max_window"], duration) if max_window is None else max_window,
-                   out_dir=Path(args.out) if args.out else None)
+                   out_dir=Path(args.out) if args.out else None, wars=wars, requests=mix,
+                   scenario="requests" if mix is not None else "sleep")

@@ -27,7 +27,10 @@ Servers, load runs and /proc sampling are the measurement layer's (labkit/measur
 window is a point record in the bench's layout plus capacity fields (points.py). Every process started
 here is stopped in a `finally` (session.py).
 """
+from pathlib import Path
+
 from labkit.catalog import scenario as find_scenario
+from labkit.load.scenarios import requests_scenario
 from labkit.measure.plan import rotated
 from labkit.capacity.context import RunContext
 from labkit.capacity.search import RateSearch
@@ -44,11 +47,19 @@ EXPECTED_SEARCH_WINDOWS = 10
 EXPECTED_CONFIRM_WINDOWS = 2
 
 
+def _scenario(config, out_dir):
+    """The sleep endpoint, or your requests (--request/--requests), whose bodies the load tool reads
+    from files kept with the results."""
+    if config.requests is None:
+        return find_scenario(config.scenario)
+    return requests_scenario(config.requests.with_body_files(Path(out_dir) / "raw" / "requests"))
+
+
 class CapacityRunner:
     def __init__(self, config, targets, executable, recorder, java_home=None, log=print):
         self.config = config
         # java_home: jcmd (full GCs, the JIT's compile count) and JFR per window; None: neither.
-        self.context = RunContext(config, targets, find_scenario(config.scenario), executable, recorder,
+        self.context = RunContext(config, targets, _scenario(config, recorder.out_dir), executable, recorder,
                                   java_home, log)
         self.log = log
         self.timing = self.context.timing

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from labkit.load.levels import LoadLevel
 from labkit.measure.jfr import JfrRecorder
 from labkit.measure.session import cpus_allowed, feed_of, host_of, keep_log, probe, server_jdk, start_server
+from labkit.ground.errors import LabError
+from labkit.load.requests_mix import check_answers, mean_answer_bytes
 from labkit.capacity.between import cool_down, full_gc
 from labkit.capacity.config import warm_up_sleep
 from labkit.capacity.warmup import warm_up
@@ -51,7 +53,7 @@ class ServerSessions:
             record["start_s"] = round(time.monotonic() - began, 1)
             context.timing["start_s"].append(record["start_s"])
             path = context.scenario.path(config, LoadLevel(1, sleep))
-            response_bytes = probe(server, path, mode)
+            response_bytes = _probe(context.scenario, server, path, mode)
             session = ServerSession(server, server.base_url + path, response_bytes, record)
             if context.java_home:
                 session.jfr = JfrRecorder(server.pid, context.java_home, host=host_of(server),
@@ -75,3 +77,15 @@ class ServerSessions:
             server.stop()
             record["log"] = keep_log(server, context.out_dir, label)
             context.recorder.add_session(record)
+
+
+def _probe(scenario, server, path, mode):
+    """Before the search: the sleep endpoint answers 2xx, or each of your requests does (else the run
+    stops and shows the answer); the answer's size turns the tool's read bytes into req/s."""
+    if scenario.requests is None:
+        return probe(server, path, mode)
+    try:
+        sizes = check_answers(server.base_url, scenario.requests)
+    except LabError as e:
+        raise LabError(f"{mode}: {e}") from None
+    return mean_answer_bytes(scenario.requests, sizes)

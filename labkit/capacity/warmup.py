@@ -23,7 +23,7 @@ def warm_up(context, server, path, label, response_bytes):
     read_at = time.monotonic()
     while ended is None:
         spec = LoadSpec(url=url, concurrency=config.warmup_concurrency, duration_s=config.warmup_iteration_s,
-                        timeout_s=max(30.0, config.timeout_s or 0),
+                        timeout_s=max(30.0, config.timeout_s or 0), requests=context.scenario.requests,
                         side_file_prefix=context.raw / f"{label}.warmup{len(iterations) + 1}")
         run = drive(DRIVER, context.executable, spec, server.pid, context.out_dir, config.sample_interval_s,
                     response_bytes, cpus=config.cpus, feed=feed_of(server), load_hosts=config.load_hosts)

@@ -89,7 +89,7 @@ class WindowMeasurer:
         start, end = steady_window(now, preroll_s, window.window_s)
         spec = LoadSpec(url=session.url, concurrency=1, duration_s=math.ceil(end - now), rate=window.rate,
                         timeout_s=config.timeout_for(window.sleep), side_file_prefix=context.raw / point_id,
-                        window=(start, end), max_connections=window.connections)
+                        window=(start, end), max_connections=window.connections, requests=context.scenario.requests)
         context.log(f"[{window.heading}] {window.rate:,} req/s for {window.window_s} s (+{preroll_s} s pre-roll)  "
                     f"(ETA {format_duration(self.eta(window))})")
         run = drive(DRIVER, context.executable, spec, server.pid, context.out_dir, config.sample_interval_s,

@@ -25,6 +25,8 @@ from labkit.ground.build import ensure_built
 from labkit.ground.errors import UsageError
 from labkit.ground.jdk import find_java_home
 from labkit.catalog import all_targets
+from labkit.load.requests_mix import add_request_arguments
+from labkit.servers.userapp import add_war_argument
 from labkit.capacity import config as options
 from labkit.capacity.config import CapacityConfig
 from labkit.capacity.recorder import CapacityRecorder
@@ -100,6 +102,8 @@ def register(subparsers):
     p.add_argument("--timeout", type=positive_seconds, metavar="S",
                    help="request timeout; must be above the goal (default: the larger of 5 s and 4 x the goal)")
     add_run_options(p, default_name="'capacity'")
+    add_war_argument(p)
+    add_request_arguments(p)
     p.set_defaults(run=run)
     _parser = p
 
