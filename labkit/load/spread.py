@@ -136,8 +136,8 @@ class SpreadRun:
         self.started_at_ns = None
 
     def start(self):
-        slowest = max((c.round_trip_ms for c in self.clocks.values()), default=0.0)
-        self.started_at_ns = time.time_ns() + int((START_SLACK_S + 3 * slowest / 1000) * 1e9)
+        # Everything is copied first; the agreed instant is then only the spawns away.
+        staged = []
         for host, spec in zip(self.hosts, self.specs):
             vegeta = host.put(self.executable, "tools")
             command = self.driver.command(spec, vegeta)  # writes the targets file here
@@ -146,6 +146,10 @@ class SpreadRun:
             cpu = f"{host.workdir}/load/{Path(spec.side_file_prefix).name}.cpu"
             command = [targets if part == str(self.driver.targets_file(spec)) else
                        results if part == str(self.driver.results_file(spec)) else part for part in command]
+            staged.append((host, spec, command, results, cpu))
+        slowest = max((c.round_trip_ms for c in self.clocks.values()), default=0.0)
+        self.started_at_ns = time.time_ns() + int((START_SLACK_S + 3 * slowest / 1000) * 1e9)
+        for host, spec, command, results, cpu in staged:
             offset_ns = int(self.clocks[str(host)].offset_ms * 1e6) if str(host) in self.clocks else 0
             wrapped = ["sh", "-c", START_AT, "start-at", str(self.started_at_ns + offset_ns), cpu, *command]
             self.processes.append(host.spawn(wrapped, Path(f"{spec.side_file_prefix}.out")))
