@@ -19,16 +19,12 @@ from labkit.measure.progress import Progress
 from labkit.bench.runner import BenchRunner, RunRecorder
 from labkit.commands.common import (
     add_run_options,
-    check_port,
     lab_command_line,
-    on_server_host,
     raise_open_files_limit,
-    record_where,
     recording_end,
     results_folder,
-    use_url,
-    with_load_hosts,
 )
+from labkit.commands.where import check_port, on_server_host, record_where, use_url, with_load_hosts
 from labkit.ground.arguments import name_list
 from labkit.load.scenarios import requests_scenario
 from labkit.catalog import scenario

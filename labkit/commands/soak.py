@@ -2,15 +2,11 @@
 
 from labkit.commands.common import (
     add_run_options,
-    check_port,
     lab_command_line,
-    on_server_host,
     raise_open_files_limit,
-    record_where,
     results_folder,
-    use_url,
-    with_load_hosts,
 )
+from labkit.commands.where import check_port, on_server_host, record_where, use_url, with_load_hosts
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from labkit.measure.env import collect
 from labkit.ground.build import ensure_built

@@ -12,7 +12,7 @@ from labkit.ground.errors import LabError
 _PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent():
+def die_with_parent():
     # Linux: the kernel sends SIGKILL to the child if the lab itself dies, even by SIGKILL.
     try:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -26,7 +26,7 @@ def spawn(command, log_path, cwd=None, env=None):
     log = open(log_path, "wb")
     try:
         return subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+                                stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
     except FileNotFoundError as e:
         raise LabError(f"cannot start {command[0]}: {e.strerror}") from None
     finally:

@@ -21,7 +21,7 @@ import subprocess
 from pathlib import Path
 
 from labkit.ground.errors import LabError, UsageError
-from labkit.ground.process import _die_with_parent
+from labkit.ground.process import die_with_parent
 
 SSH_OPTIONS = ("-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5",
                "-o", "ServerAliveCountMax=3")
@@ -160,7 +160,7 @@ class SshHost:
         try:
             # stdin stays a pipe the lab holds: closing it (or the lab's death) is the leash's signal.
             return subprocess.Popen(self.ssh_command(remote), stdin=subprocess.PIPE, stdout=log,
-                                    stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
+                                    stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         finally:
             log.close()
 
@@ -169,7 +169,7 @@ class SshHost:
         (its errors go nowhere); stop() ends it."""
         remote = ["sh", "-c", LEASH, "leash", str(LEASH_GRACE_S), *command]
         return subprocess.Popen(self.ssh_command(remote), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, preexec_fn=_die_with_parent)
+                                stderr=subprocess.DEVNULL, text=True, preexec_fn=die_with_parent)
 
     def stop(self, process, grace_s=LEASH_GRACE_S):
         """Ends a command spawned here: the leash's input closes, the command gets SIGTERM (SIGKILL

@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from labkit import ROOT
-from labkit.commands.common import use_url
+from labkit.commands.where import use_url
 from labkit.ground.build import ensure_built
 from labkit.ground.errors import LabError, UsageError
 from labkit.measure import metrics
