@@ -120,11 +120,17 @@ def host_specs(spec, hosts, local_prefix):
 
 
 class SpreadRun:
-    """vegeta on every load host at once, for one LoadSpec; start() then wait() then results()."""
+    """vegeta on every load host at once, for one LoadSpec: start(), poll() until every host is done
+    (or stop()), then results()."""
 
     def __init__(self, driver, executable, spec, hosts, clocks):
         if spec.rate and spec.rate < len(hosts):
             raise LabError(f"{spec.rate} req/s cannot be split over {len(hosts)} load hosts: each needs 1 req/s or more")
+        requests = spec.requests.requests if spec.requests is not None else ()
+        if spec.body_file or any(getattr(request, "body_file", None) for request in requests):
+            # vegeta reads a body from a file its targets name: those files are not sent to the hosts yet.
+            raise LabError("--load-hosts cannot send request bodies yet (POST with a body file): load from this "
+                           "machine, or use requests without a body")
         self.driver = driver
         self.hosts = hosts
         self.clocks = {c.host: c for c in clocks}

@@ -154,3 +154,21 @@ def test_down_removes_every_namespace_link_and_sshd():
     assert cluster.BRIDGE not in links and cluster.VETH_PREFIX not in links
     assert list(cluster.NETNS_ETC.glob(cluster.PREFIX + "*")) == []
     assert subprocess.run(["pgrep", "-f", str(cluster.STATE_DIR / "sshd_config")]).returncode == 1
+
+
+def test_load_hosts_refuse_a_split_they_cannot_make(tmp_path):
+    from labkit.ground.errors import LabError
+    from labkit.load.drivers.base import LoadSpec
+    from labkit.load.tools import DRIVERS
+    from labkit.load.spread import SpreadRun
+    hosts = [SshHost("lg1"), SshHost("lg2"), SshHost("lg3")]
+    spec = LoadSpec(url="http://198.18.0.2:8080/", concurrency=10, duration_s=5, timeout_s=5, rate=2,
+                    side_file_prefix=tmp_path / "p")
+    with pytest.raises(LabError, match="2 req/s cannot be split over 3 load hosts"):
+        SpreadRun(DRIVERS["vegeta"], "vegeta", spec, hosts, ())
+    body = tmp_path / "body.json"
+    body.write_text("{}")
+    spec = LoadSpec(url="http://198.18.0.2:8080/", concurrency=10, duration_s=5, timeout_s=5, rate=30,
+                    side_file_prefix=tmp_path / "p", body_file=body)
+    with pytest.raises(LabError, match="cannot send request bodies yet"):
+        SpreadRun(DRIVERS["vegeta"], "vegeta", spec, hosts, ())
