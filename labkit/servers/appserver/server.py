@@ -23,6 +23,7 @@ import urllib.request
 from pathlib import Path
 
 from labkit.ground import proc
+from labkit.hosts.host import sha256
 from labkit import ROOT
 from labkit.ground.build import VIRTUAL_POOL_JAR, WAR
 from labkit.ground.errors import LabError
@@ -374,11 +375,3 @@ def _parent_pid(proc_root, pid):
 
 def _is_launcher(proc_root, pid):
     return pid is not None and "start-domain" in _cmdline(proc_root, pid)
-
-
-def sha256(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
