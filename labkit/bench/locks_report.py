@@ -1,6 +1,6 @@
 """The report's "Locks and parks" section (./lab bench --jfr-locks): per mode the contended monitor
 enters summed over its windows, then per window the enters and parks with their top classes and sites."""
-from labkit.ground.formatting import metric, number
+from labkit.ground.formatting import metric, number, markdown_table
 from labkit.measure.histograms import median_spread
 
 
@@ -16,12 +16,6 @@ def locks_section(run):
 
 
 # The same Markdown table as report.py's: its own copy, since report.py imports this module.
-def _table(headers, rows):
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-    lines += ["| " + " | ".join(str(c).replace("|", "/") for c in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
 LOCKS_PER_MODE_NOTE = ("Per mode and level, over its windows: contended monitor enters of 10 ms or more (median "
                        "[min–max] of the windows' counts and blocked seconds) and where that time went, the classes "
                        "and code sites summed over the windows (each window names its top five). A mode that runs "
@@ -52,7 +46,7 @@ def _locks_per_mode(run):
         rows.append([mode] + ([driver] if several_drivers else []) + [
             concurrency, len(windows), _median_range(counts, 0), _median_range(blocked, 1),
             _top_summed(windows, "top_classes", "name"), _top_summed(windows, "top_sites", "site", code=True)])
-    return _table(["mode"] + (["driver"] if several_drivers else []) + [
+    return markdown_table(["mode"] + (["driver"] if several_drivers else []) + [
         "c", "windows", "monitor enters", "blocked s", "top classes (blocked s)", "top sites (blocked s)"], rows)
 
 
@@ -90,6 +84,6 @@ def _locks_table(run):
         rows.append(row)
     if not rows:
         return "No window has a lock summary (JFR was unavailable)."
-    return _table(["mode", "c", "repeat", "monitor enters: count / total ms / longest ms", "top monitor class",
+    return markdown_table(["mode", "c", "repeat", "monitor enters: count / total ms / longest ms", "top monitor class",
                    "top monitor site", "parks: count / total ms / longest ms", "top parked-on class", "top park site"],
                   rows)

@@ -1,7 +1,8 @@
 """The files a bench run derives from its point records, in their one order: the summary over
-repeats, results.csv, the charts, results.json, report.md. RunRecorder.finish writes them at the
+repeats, results.csv, the charts, results.json, report.md, report.html. RunRecorder.finish writes them at the
 end of a run and `./lab report DIR` writes them again from results.json alone."""
 from labkit.bench.charts import write_charts
+from labkit.bench.html_report import write_html
 from labkit.bench.report import write_report
 from labkit.measure.results import RESULTS_JSON, summarize, write_csv, write_json
 
@@ -15,4 +16,5 @@ def write_all(run, out_dir):
     run["charts"] = write_charts(run["summary"], out_dir, run["env"]["host"]["cpus"])
     write_json(out_dir / RESULTS_JSON, run)
     write_report(out_dir / "report.md", run)
+    write_html(run, out_dir)
     return run

@@ -5,18 +5,12 @@ from labkit.bench.ownapp_report import own_app_section
 from labkit.ground.machine import cpu_text, normalize_facts
 from labkit.servers.userapp import PROBE_ROOT
 from labkit.bench.charts import CHARTS
-from labkit.ground.formatting import flags_text, metric, number, sleep_text
+from labkit.ground.formatting import flags_text, metric, number, sleep_text, markdown_table
 from labkit.servers.heaps import HOLDS_SHARE, heap_mb, smallest_holding_heaps
 from labkit.measure.plan import format_duration
 from labkit.measure.results import FLAG_MEANINGS
 from labkit.measure.threaddump import summary_lines
 from labkit.measure.watchdog import DEFAULT_STALL_AFTER_S, PROBE_INTERVAL_S, PROBE_PATH, STALL_SLEEPS
-
-
-def _table(headers, rows):
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-    lines += ["| " + " | ".join(str(c).replace("|", "/") for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def _status(run):
@@ -66,7 +60,7 @@ def _setup(run):
                      + " marks the point stalled"),
     ]
     rows[1:1] = [row for row in (server_host_row(env), server_url_row(env)) if row]
-    return _table(["", ""], rows)
+    return markdown_table(["", ""], rows)
 
 
 def _rate_text(config):
@@ -97,7 +91,7 @@ def _servers(run):
     sessions = run.get("sessions") or []
     if not sessions:
         return "No server was started."
-    table = _table(["#", "mode", "repeat", "ready in s", "pid", "request on a virtual thread", "JFR", "log"],
+    table = markdown_table(["#", "mode", "repeat", "ready in s", "pid", "request on a virtual thread", "JFR", "log"],
                    [[s["index"], s["mode"], s["repeat"] or "all", s.get("start_s", "–"), s["pid"],
                      s.get("request_virtual", "–"), "yes" if not s.get("jfr_error") else f"no: {s['jfr_error']}",
                      f"[log]({s['log']})" if s.get("log") else "–"] for s in sessions])
@@ -113,14 +107,14 @@ def _summary_tables(run, several_drivers):
     rows = run["summary"]
     lead = lambda r: [r["mode"]] + ([r["driver"]] if several_drivers else []) + [r["concurrency"], sleep_text(r)]
     head = ["mode"] + (["driver"] if several_drivers else []) + ["c", "sleep ms"]
-    throughput = _table(head + ["req/s", "ceiling", "efficiency", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms",
+    throughput = markdown_table(head + ["req/s", "ceiling", "efficiency", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms",
                                 "errors", "repeats", "flags"],
                         [lead(r) + [metric(r, "ok_rps"), number(r["ceiling_rps"]), metric(r, "efficiency", 2),
                                     metric(r, "latency_p50_ms", 1), metric(r, "latency_p90_ms", 1, spread=False),
                                     metric(r, "latency_p99_ms", 1), metric(r, "latency_p999_ms", 1),
                                     metric(r, "latency_max_ms", 1, spread=False), _errors(r),
                                     f"{r['measured']}/{r['repeats']}", flags_text(r)] for r in rows])
-    resources = _table(head + ["server CPU cores", "req per CPU-s", "RSS avg MB", "RSS peak MB", "VmHWM MB",
+    resources = markdown_table(head + ["server CPU cores", "req per CPU-s", "RSS avg MB", "RSS peak MB", "VmHWM MB",
                                "req/s per GB RSS", "OS threads max", "GC pause total ms", "heap used max MB",
                                "pinned events", "driver CPU cores", "other CPU cores", "stolen CPU cores"],
                        [lead(r) + [metric(r, "server_cpu_cores", 2), metric(r, "requests_per_cpu_s"),
@@ -214,7 +208,7 @@ def _heaps(run, several_drivers):
     head = ["mode"] + (["driver"] if several_drivers else []) + ["c", "sleep ms", "heap", "req/s", "req per CPU-s",
                                                                  "req/s per GB RSS", "RSS peak MB", "heap used max MB",
                                                                  f"within {100 - HOLDS_SHARE * 100:g} % of best"]
-    lines = [_table(head, [row[-1] for row in rows]), ""]
+    lines = [markdown_table(head, [row[-1] for row in rows]), ""]
     for v in sorted(verdicts.values(), key=lambda v: (v["target"], v["driver"], v["concurrency"])):
         where = f"c={v['concurrency']}" + (f" ({v['driver']})" if several_drivers else "")
         lines.append(f"- **{v['target']}** {where}: best {number(v['best_rps'])} req/s at {v['best_heap']}; the smallest "
@@ -266,7 +260,7 @@ def _points_table(run):
                      number(server.get("rss_peak_mb")), server.get("threads_max", "–"),
                      ", ".join(p.get("flags", [])) or "", f"[out](raw/{p['id']}.out)",
                      p.get("failure") or ""])
-    return _table(["#", "mode", "driver", "c", "sleep ms", "repeat", "req/s", "p50 ms", "p99 ms", "errors",
+    return markdown_table(["#", "mode", "driver", "c", "sleep ms", "repeat", "req/s", "p50 ms", "p99 ms", "errors",
                    "server CPU", "driver CPU", "RSS peak MB", "threads", "flags", "raw", "failure"], rows)
 
 
@@ -316,7 +310,7 @@ def exposed_metrics_section(points):
     if not rows:
         return []
     return ["## The server's own metrics (GET /metrics, before and after each window)", "",
-            _table(["point", "JVM threads at the end", "heap used MB", "GCs in the window", "GC time ms", "not read"],
+            markdown_table(["point", "JVM threads at the end", "heap used MB", "GCs in the window", "GC time ms", "not read"],
                    rows), ""]
 
 

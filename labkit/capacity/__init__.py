@@ -3,10 +3,13 @@
 Where a reader starts: labkit/commands/capacity.py (the options and the checks before anything
 starts), then runner.py (the plan). Modules, in the order a run uses them:
 - config.py     the options, validated, and what follows from them per sleep (goal, pre-roll, timeout, warm-up sleep)
-- runner.py     the plan: per sleep a search per target, then the confirmation rounds in rotated order; the ETA
+- goals.py      --slo's goals (one or several) and a window judged against a goal it was not measured for (pure)
+- runner.py     the plan: per sleep a search per target (a bisection per goal), then the confirmation rounds
+                in rotated order, each a walk up or down from the found rate; the ETA
 - context.py    what the parts of a run share (options, targets, load tool, record, JDK, console, timings)
 - search.py     the rate search: doubling ramp, then bisection (pure)
-- session.py    one fresh server: start, probe, JFR, warm-up, full GC, rest; stopped in a `finally`
+- session.py    one fresh server: the host-speed reference first, then start, probe, JFR, warm-up, full GC,
+                rest; stopped in a `finally`
 - warmup.py     closed-model iterations until the throughput is steady and the JIT quiet
 - window.py     one window as a frozen value (target, sleep, phase, step, round, rate, length);
                 its re-runs are copies
@@ -17,7 +20,10 @@ starts), then runner.py (the plan). Modules, in the order a run uses them:
 - points.py     a window's point record and its derived figures (pure)
 - recorder.py   points.jsonl as the run goes, and the files report.py writes at its end
 - summary.py    capacity per target from the point records: spreads, merged histograms, ratios
-- report.py, charts.py   what people read: results.json/.csv, report.md, charts (also ./lab report DIR)
+- pairs.py      ratios from each round's pair of targets, measured minutes apart
+- by_goal.py    capacity per goal from the point records, and where two targets swap places
+- report.py, charts.py   what people read: results.json/.csv, report.md, charts (also ./lab report DIR);
+                goals_report.py and sessions_report.py its sections on goals and on servers
 
 Servers, load runs and /proc sampling are the measurement layer's (labkit/measure/).
 """

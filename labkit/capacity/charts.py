@@ -8,7 +8,8 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: 
 
 from labkit.capacity.summary import superseded  # noqa: E402
 
-CHARTS = {"latency_vs_load": "latency-vs-load.png", "spectrum": "percentile-spectrum.png"}
+CHARTS = {"latency_vs_load": "latency-vs-load.png", "spectrum": "percentile-spectrum.png",
+          "capacity_vs_goal": "capacity-vs-goal.png"}
 
 
 def _log_axis(axis):
@@ -94,6 +95,41 @@ def spectrum(run, path):
     return drawn
 
 
+def capacity_vs_goal(run, path):
+    """Per sleep: capacity against the goal's limit, one line per target; rounds' medians with their
+    [min–max], and hollow markers where only the windows bracket it (drawn at the rate that met it)."""
+    rows = run["by_goal"]["rows"]
+    sleeps = list(dict.fromkeys((r["sleep_min_ms"], r["sleep_max_ms"]) for r in rows))
+    figure, axes = plt.subplots(1, len(sleeps), figsize=(max(6.5 * len(sleeps), 7), 5), squeeze=False)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    label = run["by_goal"]["percentile"].replace("p999", "p99.9")
+    for ax, (low, high) in zip(axes[0], sleeps):
+        members = [r for r in rows if (r["sleep_min_ms"], r["sleep_max_ms"]) == (low, high)]
+        for i, mode in enumerate(dict.fromkeys(r["mode"] for r in members)):
+            color = colors[i % len(colors)]
+            mine = sorted((r for r in members if r["mode"] == mode), key=lambda r: r["goal_ms"])
+            confirmed = [r for r in mine if r["capacity_rps"]]
+            if confirmed:
+                medians = [r["capacity_rps"]["median"] for r in confirmed]
+                ax.errorbar([r["goal_ms"] for r in confirmed], medians, capsize=3, marker="o", color=color, label=mode,
+                            yerr=[[m - r["capacity_rps"]["min"] for m, r in zip(medians, confirmed)],
+                                  [r["capacity_rps"]["max"] - m for m, r in zip(medians, confirmed)]])
+            windows = [r for r in mine if not r["capacity_rps"] and r["found_rps"]]
+            if windows:
+                ax.scatter([r["goal_ms"] for r in windows], [r["found_rps"] for r in windows], facecolors="none",
+                           edgecolors=color, s=60, label=None if confirmed else f"{mode} (windows)")
+        ax.set_xlabel(f"{label} goal, ms")
+        ax.set_ylabel("capacity, requests due per second")
+        ax.set_title(f"sleep {low} ms" if low == high else f"sleep {low}-{high} ms")
+        ax.grid(alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize="small")
+    figure.suptitle("Capacity against the latency goal (bars: the rounds' min–max; rings: the windows only)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
 def write_charts(run, out_dir):
     written = {}
     if any((p.get("load") or {}).get("latency_ms") for p in run["points"]):
@@ -101,6 +137,9 @@ def write_charts(run, out_dir):
         written["latency_vs_load"] = CHARTS["latency_vs_load"]
         if spectrum(run, out_dir / CHARTS["spectrum"]):
             written["spectrum"] = CHARTS["spectrum"]
+    if run.get("by_goal") and any(r["capacity_rps"] or r["found_rps"] for r in run["by_goal"]["rows"]):
+        capacity_vs_goal(run, out_dir / CHARTS["capacity_vs_goal"])
+        written["capacity_vs_goal"] = CHARTS["capacity_vs_goal"]
     return written
 
 

@@ -1,7 +1,6 @@
 """The options of ./lab capacity, parsed and checked before anything starts."""
 import argparse
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,52 +9,26 @@ from labkit.load.levels import SleepSpec, sleep_spec
 from labkit.load.tools import DRIVERS
 from labkit.servers.registry import DEFAULT_MODES
 from labkit.measure.cpus import server_jvm_options
+from labkit.measure.reference import reference_text
 from labkit.measure.steadiness import JIT_QUIET_PER_S
 from labkit.ground.errors import UsageError
 from labkit.servers.registry import choices
+from labkit.capacity.goals import LatencyGoal, goal_limits
 
 MAX_RATE = 200_000
-# The percentiles a goal may name, as the point records spell them (load.latency_ms).
-GOAL_PERCENTILES = {"p50": "p50", "p90": "p90", "p99": "p99", "p99.9": "p999", "p999": "p999"}
+# A confirmation round walks at most this many steps of --resolution from the found rate: up while its
+# windows meet the goal, down while they miss. Two steps each way bound a round to about ±10 % of the
+# search's rate at the default resolution, and to three windows.
+CONFIRM_WALK_STEPS = 2
 # The warm-up compiles the request path, which is the same whatever the sleep; a long sleep only slows
 # it down: at 2 s and 1,000 connections the closed-model warm-up sends 500 req/s, a fraction of the
 # rates the windows then offer, and C2 has not compiled what they run.
 WARMUP_SLEEP_MAX_MS = 100
 
 
-@dataclass(frozen=True)
-class LatencyGoal:
-    """`percentile` (a latency_ms key) at most `ms`, or at most the sleep + `ms` when relative."""
-    percentile: str
-    ms: float
-    relative: bool
-
-    def limit_ms(self, sleep: SleepSpec):
-        return self.ms + (sleep.max_ms if self.relative else 0)
-
-    def __str__(self):
-        name = next(k for k, v in GOAL_PERCENTILES.items() if v == self.percentile)
-        return f"{name} <= {'sleep + ' if self.relative else ''}{self.ms:g} ms"
-
-    def to_dict(self):
-        return {"percentile": self.percentile, "ms": self.ms, "relative_to_sleep": self.relative}
-
-
 def warm_up_sleep(sleep):
     """The sleep of the warm-up's requests: the search's, at most WARMUP_SLEEP_MAX_MS."""
     return SleepSpec(min(sleep.min_ms, WARMUP_SLEEP_MAX_MS), min(sleep.max_ms, WARMUP_SLEEP_MAX_MS))
-
-
-def latency_goal(text):
-    """'p99=+50ms' (sleep + 50 ms, the default), 'p99=150ms' or 'p99=150' (absolute, ms)."""
-    match = re.fullmatch(r"\s*(p50|p90|p99|p99\.9|p999)\s*=\s*(\+)?\s*(\d+(?:\.\d+)?)\s*(ms)?\s*", text)
-    if not match:
-        raise argparse.ArgumentTypeError(f"--slo takes PERCENTILE=MS, e.g. p99=150ms, or p99=+50ms for sleep + 50 ms; "
-                                         f"was '{text}'")
-    ms = float(match.group(3))
-    if not 0 < ms <= 600_000:
-        raise argparse.ArgumentTypeError(f"--slo: the latency must be in (0, 600000] ms, was {ms:g}")
-    return LatencyGoal(GOAL_PERCENTILES[match.group(1)], ms, bool(match.group(2)))
 
 
 def sleep_list(text):
@@ -67,7 +40,7 @@ def sleep_list(text):
 
 DEFAULTS = {
     "sleeps": (SleepSpec(100, 100),),
-    "goal": LatencyGoal("p99", 50.0, True),
+    "goals": (LatencyGoal("p99", 50.0, True),),
     "depth": 100,
     "duration": 15,
     "preroll": None,   # per sleep: preroll_for()
@@ -94,7 +67,7 @@ DEFAULTS = {
 class CapacityConfig:
     modes: tuple
     sleeps: tuple               # SleepSpec, one search per sleep
-    goal: LatencyGoal
+    goal: LatencyGoal           # the main goal: the report's capacity table and ratios
     depth: int
     duration_s: int             # measured window of each step
     preroll_s: int | None       # unmeasured load at the step's rate before its window (same run); None: per sleep
@@ -130,9 +103,22 @@ class CapacityConfig:
     requests: object = None
     # --load-hosts: the load runs on these hosts, split evenly (labkit.load.spread.LoadHosts); None: here.
     load_hosts: object = None
+    # --slo with several goals: the others, each searched and confirmed too (capacity per goal).
+    other_goals: tuple = ()
+    # The host-speed reference before each session (measure/reference.py): on from the command line
+    # unless --no-reference; off for a config made in code, which starts no server of its own.
+    reference: bool = False
+
+    @property
+    def goals(self):
+        return (self.goal,) + tuple(self.other_goals)
 
     def goal_ms(self, sleep):
         return self.goal.limit_ms(sleep)
+
+    def goal_limits(self, sleep):
+        """The limits searched at `sleep`, the main goal's first (goals.goal_limits)."""
+        return goal_limits(self.goals, sleep)
 
     def preroll_for(self, sleep):
         """The pre-roll before a window: given, or two sleeps and at least 2 s, so the connections
@@ -146,15 +132,19 @@ class CapacityConfig:
         short enough that an overloaded step ends soon."""
         if self.timeout_s is not None:
             return self.timeout_s
-        return max(5.0, 4 * self.goal_ms(sleep) / 1000.0)
+        return max(5.0, 4 * max(self.goal_limits(sleep)) / 1000.0)
 
     def to_dict(self):
         return {"modes": list(self.modes),
                 "sleeps": [{"sleep_min_ms": s.min_ms, "sleep_max_ms": s.max_ms, "goal_ms": self.goal_ms(s),
+                            **({"goals_ms": self.goal_limits(s)} if self.other_goals else {}),
                             "timeout_s": self.timeout_for(s), "preroll_s": self.preroll_for(s)} for s in self.sleeps],
                 "goal": self.goal.to_dict(), "goal_text": str(self.goal), "depth": self.depth,
+                **({"goals": [goal.to_dict() for goal in self.goals]} if self.other_goals else {}),
                 "duration_s": self.duration_s, "preroll_s": self.preroll_s, "repeats": self.repeats,
                 "start_rate": self.start_rate, "max_rate": self.max_rate, "resolution": self.resolution,
+                "confirm_walk_steps": CONFIRM_WALK_STEPS,
+                "reference": reference_text() if self.reference else None,
                 "warmup_concurrency": self.warmup_concurrency, "warmup_iteration_s": self.warmup_iteration_s,
                 "warmup_min_s": self.warmup_min_s, "warmup_max_s": self.warmup_max_s,
                 "warmup_jit_rate": self.warmup_jit_rate, "min_young_gcs": self.min_young_gcs,
@@ -178,28 +168,31 @@ class CapacityConfig:
         start_rate, max_rate = pick("start_rate"), pick("max_rate")
         if start_rate > max_rate:
             raise UsageError(f"--start-rate {start_rate} is above --max-rate {max_rate}")
-        sleeps, goal = pick("sleeps"), pick("goal")
+        sleeps, goals = pick("sleeps"), pick("goals")
         for sleep in sleeps:
-            if not goal.relative and goal.ms <= sleep.max_ms:
-                raise UsageError(f"--slo {goal} is not above the sleep ({sleep.max_ms} ms): no rate can meet it")
+            for each in goals:
+                if not each.relative and each.ms <= sleep.max_ms:
+                    raise UsageError(f"--slo {each} is not above the sleep ({sleep.max_ms} ms): no rate can meet it")
         duration, max_window = pick("duration"), getattr(args, "max_window", None)
         if max_window is not None and max_window < duration:
             raise UsageError(f"--max-window {max_window} is below --duration {duration}")
         timeout = args.timeout
         if timeout is not None:
             for sleep in sleeps:
-                limit = goal.limit_ms(sleep)
+                limit = max(goal_limits(goals, sleep))
                 if timeout * 1000 <= limit:
                     raise UsageError(f"--timeout {timeout:g} s is not above the latency goal ({limit:g} ms)")
         wars, mix = check_own_app(args, modes, known_targets, ("vegeta",), DRIVERS)
         if mix is not None:
-            if goal.relative:
-                raise UsageError(f"--slo {goal} is relative to the sleep endpoint's sleep; your requests have none: "
+            relative = next((each for each in goals if each.relative), None)
+            if relative:
+                raise UsageError(f"--slo {relative} is relative to the sleep endpoint's sleep; your requests have none: "
                                  f"give an absolute goal such as p99=200ms")
             if getattr(args, "sleeps", None):
                 raise UsageError("--sleep sets the lab's sleep endpoint; your requests (--request/--requests) have none")
             sleeps = (SleepSpec(0, 0),)  # one search; the goal is absolute
-        return cls(modes=tuple(modes), sleeps=tuple(sleeps), goal=goal, depth=pick("depth"),
+        return cls(modes=tuple(modes), sleeps=tuple(sleeps), goal=goals[0], other_goals=tuple(goals[1:]),
+                   depth=pick("depth"),
                    duration_s=duration, preroll_s=pick("preroll"), repeats=pick("repeats"),
                    start_rate=start_rate, max_rate=max_rate, resolution=pick("resolution"),
                    warmup_concurrency=pick("warmup_concurrency"), warmup_iteration_s=pick("warmup_iteration"),
@@ -210,4 +203,5 @@ class CapacityConfig:
                    min_young_gcs=pick("min_young_gcs"),
                    max_window_s=max(DEFAULTS["max_window"], duration) if max_window is None else max_window,
                    out_dir=Path(args.out) if args.out else None, wars=wars, requests=mix,
+                   reference=not getattr(args, "no_reference", False),
                    scenario="requests" if mix is not None else "sleep")

@@ -1,6 +1,6 @@
 """The record of a ./lab capacity run on disk: each window's point appended to points.jsonl as it is
 measured, and at the end results.json, results.csv, the charts and report.md (report.write_all)."""
-from labkit.measure.results import CAPACITY_SCHEMA
+from labkit.measure.results import CAPACITY_SCHEMA, write_json
 from labkit.measure.session import PointLog
 from labkit.capacity.report import write_all
 
@@ -15,6 +15,11 @@ class CapacityRecorder(PointLog):
         """The target order of a confirmation round (rotated from round to round)."""
         self.run["orders"].append({"sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "repeat": repeat,
                                    "modes": list(order)})
+
+    def add_reference(self, record):
+        """A host-speed reference (measure/reference.py), kept in env.json as it is measured."""
+        self.run["env"].setdefault("host_speed", []).append(record)
+        write_json(self.out_dir / "env.json", self.run["env"])
 
     def finish(self, state, error=None):
         self._close(state, error)

@@ -3,11 +3,16 @@
 import json
 
 from labkit.measure.env import server_host_row, server_url_row
-from labkit.ground.formatting import number
+from labkit.ground.formatting import number, markdown_table
 from labkit.measure.plan import format_duration
+from labkit.measure.reference import speed_lines
 from labkit.measure.results import FLAG_MEANINGS, write_csv
 from labkit.ground.machine import cpu_text, normalize_facts
+from labkit.capacity.by_goal import by_goal, run_goals
 from labkit.capacity.charts import write_charts
+from labkit.capacity.goals_report import goal_section
+from labkit.capacity.pairs import pair_lines
+from labkit.capacity.sessions_report import sessions_table
 from labkit.capacity.config import WARMUP_SLEEP_MAX_MS
 from labkit.capacity.points import gc_pauses_text
 from labkit.capacity.summary import CEILING_IN_REACH_SHARE, ratios, summarize
@@ -42,19 +47,19 @@ CSV_COLUMNS = (
 )
 
 
-def write_all(run, out_dir):
+def write_all(run, out_dir, goals=None):
+    """`goals` (./lab report --slo): the goals of the capacity-per-goal table, else the run's own."""
     run["summary"] = summarize(run)
+    goals = run_goals(run, goals)
+    if goals:
+        run["by_goal"] = by_goal(run, goals)
     write_csv(out_dir / "results.csv", run["points"], CSV_COLUMNS)
     run["charts"] = write_charts(run, out_dir)
     (out_dir / "results.json").write_text(json.dumps(run, indent=2) + "\n")
     (out_dir / "report.md").write_text(report(run))
+    from labkit.capacity.html_report import write_html  # it builds on this module's tables
+    write_html(run, out_dir)
     return run
-
-
-def _table(headers, rows):
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-    lines += ["| " + " | ".join(str(c).replace("|", "/") for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def spread(m, digits=0, unit=""):
@@ -81,7 +86,8 @@ def _sleep_text(row):
     return f"{low} ms" if low == high else f"{low}-{high} ms"
 
 
-def _setup(run):
+def setup_rows(run):
+    """The setup table's rows: (what, how), as report.md and report.html show them."""
     env, config = run["env"], run["config"]
     host, jdk = normalize_facts(env["host"]), env["jdk"]
     tools = ", ".join(t["version"] for t in env["tools"].values())
@@ -123,13 +129,21 @@ def _setup(run):
                        if any(s["sleep_max_ms"] > WARMUP_SLEEP_MAX_MS for s in config["sleeps"]) else "")),
         ("Search", f"from {number(config['start_rate'])} req/s doubling until a window misses the goal, then "
                    f"bisection to {config['resolution'] * 100:g} % (at most {number(config['max_rate'])} req/s)"),
-        ("Confirmation", f"{config['repeats']} rounds; in each every target on a fresh server, warmed up, one window "
-                         f"at its found rate (a miss is retried {config['resolution'] * 100:g} % lower, twice at most); "
-                         f"target order rotated per round: " + "; ".join(
+        ("Confirmation", f"{config['repeats']} rounds; in each every target on a fresh server, warmed up, "
+                         + _walk_text(config) + "; target order rotated per round: " + "; ".join(
                              f"{o['sleep_max_ms']} ms r{o['repeat']}: {', '.join(o['modes'])}" for o in run["orders"])),
     ]
     rows[1:1] = [row for row in (server_host_row(env), server_url_row(env)) if row]
-    return _table(["", ""], rows)
+    return rows
+
+
+def _walk_text(config):
+    step, walk = f"{config['resolution'] * 100:g} %", config.get("confirm_walk_steps")
+    if walk is None:  # runs made before the walk: a round only went down
+        return f"one window at its found rate (a miss is retried {step} lower, twice at most)"
+    return (f"a walk from its found rate: {step} higher after a window that met the goal, {step} lower after one "
+            f"that missed, until the verdict turns, {walk} steps at most (the round's capacity: the highest rate "
+            f"it held)" + (", once per goal" if config.get("goals") else ""))
 
 
 def _gc_rule_text(config):
@@ -148,18 +162,20 @@ def _gc_rule_text(config):
             f"its goal alone, flagged `gcs-unknown`")
 
 
-def _capacity_table(rows):
-    return _table(
-        ["target", "sleep", "ceiling req/s", "capacity req/s", "search found (missed at)", "held at found rate",
-         "p50 / p99 / p99.9 / max ms at capacity (merged)", "CPU ms per request", "server cores", "peak RSS MB",
-         "OS threads", "longest GC pause ms", "flags"],
-        [[r["mode"], _sleep_text(r), ceiling_text(r), capacity_text(r),
-          f"{number(r['search']['found_rps'])} ({number(r['search']['missed_rps'])})",
-          f"{r['confirm']['held_at_found']}/{r['confirm']['repeats_run']}",
-          _latency(r["at_capacity"]["latency_ms"]), spread(r["at_capacity"]["cpu_ms_per_request"], 3),
-          spread(r["at_capacity"]["server_cpu_cores"], 2), spread(r["at_capacity"]["rss_peak_mb"]),
-          spread(r["at_capacity"]["threads_max"]), spread(r["at_capacity"].get("gc_pause_max_ms"), 1),
-          ", ".join(f"{f} {n}" for f, n in sorted(r["flags"].items()))] for r in rows])
+CAPACITY_HEADERS = ["target", "sleep", "ceiling req/s", "capacity req/s", "search found (missed at)",
+                    "held at found rate", "p50 / p99 / p99.9 / max ms at capacity (merged)", "CPU ms per request",
+                    "server cores", "peak RSS MB", "OS threads", "longest GC pause ms", "flags"]
+
+
+def capacity_cells(rows):
+    """The capacity table's cells, one row per target and sleep (headers: CAPACITY_HEADERS)."""
+    return [[r["mode"], _sleep_text(r), ceiling_text(r), capacity_text(r),
+             f"{number(r['search']['found_rps'])} ({number(r['search']['missed_rps'])})",
+             f"{r['confirm']['held_at_found']}/{r['confirm']['repeats_run']}",
+             _latency(r["at_capacity"]["latency_ms"]), spread(r["at_capacity"]["cpu_ms_per_request"], 3),
+             spread(r["at_capacity"]["server_cpu_cores"], 2), spread(r["at_capacity"]["rss_peak_mb"]),
+             spread(r["at_capacity"]["threads_max"]), spread(r["at_capacity"].get("gc_pause_max_ms"), 1),
+             ", ".join(f"{f} {n}" for f, n in sorted(r["flags"].items()))] for r in rows]
 
 
 def capacity_text(row):
@@ -228,7 +244,7 @@ def _ratio_sections(rows):
                 cells.append("–" if a == b or not pair else _ratio_cell(pair))
             matrix.append(cells)
         parts += [f"### Sleep {_sleep_text(members[0])}: capacity ratios (row ÷ column)", "",
-                  _table(["÷"] + names, matrix), "",
+                  markdown_table(["÷"] + names, matrix), "",
                   "† the two targets have different Little's-law ceilings (pool size ÷ sleep) and the lower one is "
                   f"within reach (a capacity at least {CEILING_IN_REACH_SHARE * 100:g} % of it): part of such a ratio may be "
                   "the ceiling, not the cost of the threads. Different ceilings beyond that are not marked: most "
@@ -247,7 +263,13 @@ def _ratio_sections(rows):
     return "\n".join(parts)
 
 
-def _steps_table(run):
+STEPS_HEADERS = ["#", "target", "sleep", "phase", "step", "offered req/s", "window s", "2xx req/s", "p50 ms",
+                 "p99 ms", "max ms", "errors", "server cores", "CPU ms/req", "RSS MB",
+                 "GC pauses; longest VM operation", "counts as met", "flags", "histogram"]
+
+
+def steps_cells(run):
+    """Every window's row (headers: STEPS_HEADERS)."""
     rows = []
     for p in run["points"]:
         load = p.get("load") or {}
@@ -261,9 +283,7 @@ def _steps_table(run):
                      number((p.get("derived") or {}).get("cpu_ms_per_request"), 3), number(server.get("rss_peak_mb")),
                      gc_pauses_text(p.get("jfr")), counted_text(p["capacity"]), ", ".join(p.get("flags", [])),
                      f"[hgrm]({p['files']['hgrm']})" if p.get("files", {}).get("hgrm") else p.get("failure") or ""])
-    return _table(["#", "target", "sleep", "phase", "step", "offered req/s", "window s", "2xx req/s", "p50 ms", "p99 ms",
-                   "max ms", "errors", "server cores", "CPU ms/req", "RSS MB", "GC pauses; longest VM operation",
-                   "counts as met", "flags", "histogram"], rows)
+    return rows
 
 
 # A window's capacity.verdict (verdicts.window_verdict) as the report says it; runs made before the
@@ -307,37 +327,6 @@ def _rerun_section(run):
             f"A window that met the goal with fewer than {run['config'].get('min_young_gcs')} young collections is "
             f"measured again at the same rate for twice as long, up to {run['config'].get('max_window_s')} s "
             f"(the earlier window then counts for nothing).", ""] + lines + [""]
-
-
-def _sessions_table(run):
-    return _table(["#", "target", "phase", "sleep", "ready in s", "warm-up s", "warm-up req/s per iteration",
-                   "methods compiled per iteration", "settled", "warm-up ended", "CPUs allowed", "log"],
-                  [[s["index"], s["mode"], s["phase"] + (f" r{s['repeat']}" if s.get("repeat") else ""),
-                    f"{s['sleep_max_ms']} ms", s.get("start_s", "–"), (s.get("warmup") or {}).get("seconds", "–"),
-                    ", ".join(number(v) for v in (s.get("warmup") or {}).get("iterations_ok_rps", [])),
-                    _compiles_text(s.get("warmup") or {}),
-                    "yes" if (s.get("warmup") or {}).get("settled") else "no", _warmup_end_text(s.get("warmup") or {}),
-                    s.get("cpus_allowed") or "–", f"[log]({s['log']})" if s.get("log") else "–"]
-                   for s in run["sessions"]])
-
-
-def _compiles_text(warmup):
-    """'4,210, 380, 12 (2.3/s)': each iteration's compiles, the last one's rate; '–' before the JIT rule."""
-    iterations = warmup.get("iterations")
-    if not iterations:
-        return "–"
-    text = ", ".join(number(i["compiles"]) for i in iterations)
-    last = iterations[-1].get("compiles_per_s")
-    return text + (f" ({number(last, 1)}/s)" if last is not None else "")
-
-
-def _warmup_end_text(warmup):
-    ended = warmup.get("ended")
-    if ended is None:
-        return "–"
-    text = {"steady+jit": "steady, JIT quiet", "steady": "steady (no JIT count)"}.get(ended, ended)
-    error = (warmup.get("jit") or {}).get("error")
-    return text + (f": {error}" if error and ended == "steady" else "")
 
 
 HOW_TO_READ = """\
@@ -386,15 +375,17 @@ def report(run):
              f"Command: `{run['env']['command']}`  ",
              f"Started {run['started']}, finished {run.get('finished', '?')}"
              + (f" ({format_duration(wall)})." if wall else "."), "",
-             "## Setup", "", _setup(run), "",
-             "## Capacity at the latency goal", "", _capacity_table(rows) if rows else "No window was measured.", "",
+             "## Setup", "", markdown_table(["", ""], setup_rows(run)), "",
+             "## Capacity at the latency goal", "",
+             markdown_table(CAPACITY_HEADERS, capacity_cells(rows)) if rows else "No window was measured.", "",
              "## Ratios between targets", "", _ratio_sections(rows), ""]
+    parts += pair_lines(run) + goal_section(run) + speed_lines(run["env"])
     if run.get("charts"):
         parts += ["## Charts", ""] + [f"![{name}]({path})" for name, path in run["charts"].items()] + [""]
     used = sorted({f for p in run["points"] for f in p.get("flags", [])})
     if used:
         parts += ["## Flags", ""] + [f"- `{f}`: {FLAG_MEANINGS.get(f, f)}" for f in used] + [""]
     parts += _rerun_section(run)
-    parts += ["## Servers", "", _sessions_table(run), "", "## Every window", "", _steps_table(run), "",
+    parts += ["## Servers", "", sessions_table(run), "", "## Every window", "", markdown_table(STEPS_HEADERS, steps_cells(run)), "",
               "## How to read this report", "", HOW_TO_READ]
     return "\n".join(parts)

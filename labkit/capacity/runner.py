@@ -4,9 +4,15 @@
    quiet (steadiness.warmup_end), then fixed-rate windows
    (open model, vegeta) from a doubling ramp and a bisection (search.py) to the highest rate
    whose latency meets the goal without errors;
-2. confirm: `repeats` rounds; in each, every target on a fresh server (warmed up again) runs one
-   window at its found rate, the target order rotated from round to round (recorded); a window
-   that misses the goal is followed by one at a rate `resolution` lower, at most twice.
+2. confirm: `repeats` rounds; in each, every target on a fresh server (warmed up again) walks from
+   its found rate, the target order rotated from round to round (recorded): a window that meets the
+   goal is followed by one `resolution` higher, one that misses by one `resolution` lower, until the
+   verdict turns or after CONFIRM_WALK_STEPS steps. A round can thus end above the search's rate as
+   well as below it, so the rounds' spread is the capacity's, not the search's step.
+
+With several goals (--slo p99=+50ms,+5%,...) the search bisects for the main goal first, then, on the
+same server, for each other goal whose capacity the windows so far do not settle (goals.py: a window
+decides every goal its latency and young collections can); each round then walks once per goal.
 
 Every window starts from the same state (between.py): a full GC, rest until the server is quiet, the
 load tool's closed sockets drained below a bound; a window the load tool could not drive (vegeta at a
@@ -32,19 +38,21 @@ from pathlib import Path
 from labkit.catalog import scenario as find_scenario
 from labkit.load.scenarios import requests_scenario
 from labkit.measure.plan import rotated
+from labkit.capacity.config import CONFIRM_WALK_STEPS
 from labkit.capacity.context import RunContext
+from labkit.capacity.goals import verdict_at
 from labkit.capacity.search import RateSearch
 from labkit.capacity.session import ServerSessions
 from labkit.capacity.verdicts import server_lost
 from labkit.capacity.window import Window
 from labkit.capacity.windows import WindowMeasurer
 
-# A confirmation window that misses the goal is retried this many times, each `resolution` lower.
-CONFIRM_STEP_DOWNS = 2
-# Rough window counts of one search and of one confirmation round (its retries and longer re-runs),
-# for the first ETA; refined as searches and rounds finish. Run 1 at 100 ms: 10.3 and 2.0.
+# Rough window counts of one search and of one confirmation round (its walk and longer re-runs), per
+# goal, for the first ETA; refined as searches and rounds finish. Run 1 at 100 ms: 10.3 and 2.0 (a
+# round then only went down; one that holds now takes a step up as well).
 EXPECTED_SEARCH_WINDOWS = 10
-EXPECTED_CONFIRM_WINDOWS = 2
+EXPECTED_CONFIRM_WINDOWS = 2.5
+EXPECTED_BISECTION_WINDOWS = 3
 
 
 def _scenario(config, out_dir):
@@ -77,7 +85,7 @@ class CapacityRunner:
                 order = rotated(config.modes, repeat - 1)
                 self.context.recorder.add_order(sleep, repeat, order)
                 for mode in order:
-                    if found[mode]:
+                    if any(found[mode].values()):
                         self._confirm(mode, sleep, repeat, found[mode])
 
     def remaining_s(self, searches_left, confirms_left, steps_left_now=0):
@@ -85,8 +93,10 @@ class CapacityRunner:
         avg = lambda values, guess: sum(values) / len(values) if values else guess
         session = avg(self.timing["start_s"], 20) + avg(self.timing["warmup_s"], 30)
         step = avg(self.timing["step_s"], self.config.preroll_for(self.config.sleeps[0]) + self.config.duration_s + 8)
-        search = avg(self.timing["search_windows"], EXPECTED_SEARCH_WINDOWS)
-        confirm = avg(self.timing["confirm_windows"], EXPECTED_CONFIRM_WINDOWS)
+        # Each goal beyond the main one: a few more bisection windows, and one more walk per round.
+        goals = len(self.config.goals)
+        search = avg(self.timing["search_windows"], EXPECTED_SEARCH_WINDOWS + EXPECTED_BISECTION_WINDOWS * (goals - 1))
+        confirm = avg(self.timing["confirm_windows"], EXPECTED_CONFIRM_WINDOWS * goals)
         return (searches_left * (session + search * step) + confirms_left * (session + confirm * step)
                 + steps_left_now * step)
 
@@ -106,44 +116,85 @@ class CapacityRunner:
         return self.remaining_s(*self._left(window.sleep, window.mode, window.phase, window.repeat or 0),
                                 steps_left_now=1)
 
-    def _first_window(self, mode, sleep, phase, step, repeat, rate, ramp=False):
+    def _first_window(self, mode, sleep, phase, step, repeat, rate, ramp=False, goal_ms=None):
         config = self.config
         return Window(mode=mode, sleep=sleep, phase=phase, step=step, repeat=repeat, rate=rate,
-                      window_s=config.duration_s, goal_ms=config.goal_ms(sleep), ramp=ramp)
+                      window_s=config.duration_s, goal_ms=config.goal_ms(sleep) if goal_ms is None else goal_ms,
+                      ramp=ramp)
 
     # -- search and confirmation --------------------------------------------------------------
     def _search(self, mode, sleep):
+        """{goal limit: capacity found (None: none)} of one search on one server, the main goal's first."""
         config = self.config
-        search = RateSearch(start_rate=config.start_rate, max_rate=config.max_rate, resolution=config.resolution)
+        limits = config.goal_limits(sleep)
+        searches = {limit: RateSearch(start_rate=config.start_rate, max_rate=config.max_rate,
+                                      resolution=config.resolution) for limit in limits}
 
         def work(session):
             measured_before = self.windows.measured
-            while (rate := search.next_rate()) is not None:
-                # On the ramp (no miss yet) a pass only leads to a higher rate: the GC rule waits for the bisection.
-                window = self._first_window(mode, sleep, "search", len(search.steps) + 1, None, rate,
-                                            ramp=search.failed is None)
-                record = self.windows.measure(session, window)
-                search.record(rate, record["capacity"]["passed"])
-                if server_lost(record):
-                    break
-            session.record["search"] = {"steps": search.steps, "capacity": search.capacity,
-                                        "failed": search.failed, "reached_max": search.reached_max}
+            step = 0
+            lost = False
+            for limit in limits:
+                search = searches[limit]
+                while not lost and (rate := search.next_rate()) is not None:
+                    step += 1
+                    # On the ramp (no miss yet) a pass only leads to a higher rate: the GC rule waits for the bisection.
+                    window = self._first_window(mode, sleep, "search", step, None, rate, ramp=search.failed is None,
+                                                goal_ms=limit)
+                    record = self.windows.measure(session, window)
+                    self._record_verdicts(searches, limit, record)
+                    lost = server_lost(record)
+            main = searches[limits[0]]
+            session.record["search"] = {"steps": main.steps, "capacity": main.capacity,
+                                        "failed": main.failed, "reached_max": main.reached_max}
+            if len(limits) > 1:
+                session.record["search"]["goals"] = [
+                    {"goal_ms": limit, "capacity": searches[limit].capacity, "failed": searches[limit].failed,
+                     "reached_max": searches[limit].reached_max} for limit in limits]
             self.timing["search_windows"].append(self.windows.measured - measured_before)
 
         self.sessions.run(mode, sleep, "search", None, work)
-        bracket = f" (missed at {search.failed:,})" if search.failed else " (the --max-rate, not a limit found)"
-        self.log(f"  {mode} @ {sleep}: capacity {search.capacity or 0:,} req/s{bracket if search.capacity else ''}")
-        return search.capacity
+        for limit, search in searches.items():
+            bracket = f" (missed at {search.failed:,})" if search.failed else " (the --max-rate, not a limit found)"
+            at_goal = f" at {limit:g} ms" if len(searches) > 1 else ""
+            self.log(f"  {mode} @ {sleep}{at_goal}: capacity {search.capacity or 0:,} req/s"
+                     f"{bracket if search.capacity else ''}")
+        return {limit: search.capacity for limit, search in searches.items()}
 
-    def _confirm(self, mode, sleep, repeat, rate):
+    def _record_verdicts(self, searches, measured_for, record):
+        """A window measured for one goal's search tells every other search what it can (goals.verdict_at)."""
+        config = self.config
+        for limit, search in searches.items():
+            if limit == measured_for:
+                search.record(record["rate"], record["capacity"]["passed"])
+                continue
+            verdict = verdict_at(record, config.goal.percentile, limit, config.min_young_gcs, config.max_window_s)
+            if verdict is not None:
+                search.record(record["rate"], verdict)
+
+    def _confirm(self, mode, sleep, repeat, found):
+        """One round on a fresh server: per goal (`found`: {goal limit: rate}), a walk from its found rate."""
         def work(session):
             measured_before = self.windows.measured
-            window = self._first_window(mode, sleep, "confirm", 1, repeat, rate)
-            for _ in range(CONFIRM_STEP_DOWNS + 1):
-                record = self.windows.measure(session, window)
-                if record["capacity"]["passed"] or server_lost(record):
+            for limit, rate in found.items():
+                if rate and self._walk(session, self._first_window(mode, sleep, "confirm", 1, repeat, rate,
+                                                                   goal_ms=limit)):
                     break
-                window = window.lower(self.config.resolution)
             self.timing["confirm_windows"].append(self.windows.measured - measured_before)
 
         self.sessions.run(mode, sleep, "confirm", repeat, work)
+
+    def _walk(self, session, window):
+        """Up from a window that met the goal, down from one that missed, one `resolution` at a time
+        until the verdict turns, at most CONFIRM_WALK_STEPS steps. Returns True when the server was lost."""
+        record = self.windows.measure(session, window)
+        upward = record["capacity"]["passed"]
+        for _ in range(CONFIRM_WALK_STEPS):
+            # Never above --max-rate: the search stopped there, and so does the walk.
+            if (server_lost(record) or record["capacity"]["passed"] != upward
+                    or (upward and window.rate >= self.config.max_rate)):
+                break
+            window = (window.higher(self.config.resolution, self.config.max_rate) if upward
+                      else window.lower(self.config.resolution))
+            record = self.windows.measure(session, window)
+        return server_lost(record)

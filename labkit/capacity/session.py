@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from labkit.load.levels import LoadLevel
 from labkit.measure.jfr import JfrRecorder
+from labkit.measure.reference import measure_reference
 from labkit.measure.session import cpus_allowed, feed_of, host_of, keep_log, probe, server_jdk, start_server
 from labkit.ground.errors import LabError
 from labkit.load.requests_mix import check_answers, mean_answer_bytes
@@ -41,6 +42,8 @@ class ServerSessions:
         target = context.targets[mode]
         self.count += 1
         label = f"{self.count:02d}-{mode}-{sleep.max_ms}ms-{phase}" + (f"-r{repeat}" if repeat else "")
+        if config.reference:
+            _reference(context, f"{mode} {phase}{f' {repeat}' if repeat else ''}")
         context.log(f"starting {mode} ({phase}{f' {repeat}' if repeat else ''}, sleep {sleep}): {target.description} "
                     f"on port {config.port}")
         began = time.monotonic()
@@ -77,6 +80,17 @@ class ServerSessions:
             server.stop()
             record["log"] = keep_log(server, context.out_dir, label)
             context.recorder.add_session(record)
+
+
+def _reference(context, before):
+    """The host-speed reference before a session (measure/reference.py), recorded in env.json."""
+    record = measure_reference(context.config, context.executable, before)
+    context.recorder.add_reference(record)
+    if record.get("error"):
+        context.log(f"  host-speed reference not measured: {record['error']}")
+    else:
+        context.log(f"  host-speed reference: {record['cpu_ms_per_request']:.4f} ms CPU per request "
+                    f"({record['ok_rps']:,.0f} req/s)")
 
 
 def _probe(scenario, server, path, mode):

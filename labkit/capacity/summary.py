@@ -23,7 +23,9 @@ def summarize(run):
     for sleep in config["sleeps"]:
         key = (sleep["sleep_min_ms"], sleep["sleep_max_ms"])
         for mode in config["modes"]:
-            points = [p for p in run["points"] if p["mode"] == mode and sleep_key(p) == key]
+            # With several goals (by_goal.py), the windows of the main goal's search and rounds.
+            points = [p for p in run["points"] if p["mode"] == mode and sleep_key(p) == key
+                      and measured_for(p, sleep["goal_ms"])]
             if points:
                 rows.append(_row(mode, sleep, points, config["repeats"]))
     return rows
@@ -35,18 +37,8 @@ def _row(mode, sleep, points, repeats):
     passed_rates = [p["rate"] for p in search if p["capacity"]["passed"]]
     found = max(passed_rates) if passed_rates else None
     missed = [p["rate"] for p in search if not p["capacity"]["passed"] and (found is None or p["rate"] > found)]
-    per_repeat = {}
-    for p in confirm:
-        per_repeat.setdefault(p["repeat"], []).append(p)
-    confirmed_rates, held, none_held_below = [], [], []
-    for repeat in sorted(per_repeat):
-        ok = [p for p in per_repeat[repeat] if p["capacity"]["passed"]]
-        if ok:
-            best = max(ok, key=lambda p: p["rate"])
-            confirmed_rates.append(best["rate"])
-            held.append(best)
-        else:
-            none_held_below.append(min(p["rate"] for p in per_repeat[repeat]))
+    per_repeat = rounds(confirm)
+    confirmed_rates, held, none_held_below = round_capacities(per_repeat)
     histogram = merged(p["load"]["latency_hdr"] for p in held if p.get("load"))
     first = points[0]
     row = {
@@ -86,6 +78,34 @@ def _row(mode, sleep, points, repeats):
         for flag in p.get("flags", []):
             row["flags"][flag] = row["flags"].get(flag, 0) + 1
     return row
+
+
+def measured_for(point, goal_ms):
+    """Whether a window was measured for the goal `goal_ms` (every window of a run with one goal)."""
+    return (point.get("capacity") or {}).get("goal_ms", goal_ms) == goal_ms
+
+
+def rounds(confirm_points):
+    """{repeat: [its windows]} of confirmation windows."""
+    per_repeat = {}
+    for p in confirm_points:
+        per_repeat.setdefault(p["repeat"], []).append(p)
+    return per_repeat
+
+
+def round_capacities(per_repeat):
+    """(each round's capacity: the highest rate it held, the windows that held them, and for each round
+    that held none the lowest rate it tried), rounds in order."""
+    confirmed_rates, held, none_held_below = [], [], []
+    for repeat in sorted(per_repeat):
+        ok = [p for p in per_repeat[repeat] if p["capacity"]["passed"]]
+        if ok:
+            best = max(ok, key=lambda p: p["rate"])
+            confirmed_rates.append(best["rate"])
+            held.append(best)
+        else:
+            none_held_below.append(min(p["rate"] for p in per_repeat[repeat]))
+    return confirmed_rates, held, none_held_below
 
 
 def capacity_spread(held_rates, none_held_below):

@@ -1,7 +1,7 @@
 """One window of ./lab capacity as a value: the target, sleep, phase, step and round it belongs to, the
 rate it offers and for how long. The runner makes the first window of each step; the window loop
 (windows.py) measures it, and what comes after it (the same rate for longer, once more, or a
-confirmation's retry lower) is a copy with what changed replaced, never the same window altered.
+confirmation's next attempt higher or lower) is a copy with what changed replaced, never the same window altered.
 """
 import math
 from dataclasses import dataclass, replace
@@ -53,6 +53,11 @@ class Window:
                                 "why": why})
 
     def lower(self, resolution):
-        """A confirmation round's next attempt after this one (its first window) missed: the same
-        window `resolution` lower."""
+        """A confirmation round's next attempt after this one missed: the same window `resolution` lower."""
         return replace(self, rate=max(1, math.floor(self.rate * (1 - resolution))), step=self.step + 1)
+
+    def higher(self, resolution, max_rate):
+        """A confirmation round's next attempt after this one met the goal: the same window `resolution`
+        higher, at most `max_rate`."""
+        rate = min(max_rate, max(self.rate + 1, math.ceil(self.rate * (1 + resolution))))
+        return replace(self, rate=rate, step=self.step + 1)

@@ -25,6 +25,7 @@ from labkit.load.requests_mix import add_request_arguments
 from labkit.servers.userapp import add_war_argument
 from labkit.capacity import config as options
 from labkit.capacity.config import CapacityConfig
+from labkit.capacity.goals import latency_goals
 from labkit.capacity.recorder import CapacityRecorder
 from labkit.capacity.runner import CapacityRunner
 
@@ -55,9 +56,10 @@ def register(subparsers):
                    help="comma-separated targets (default: " + ",".join(DEFAULT_MODES) + ")")
     p.add_argument("--sleep", dest="sleeps", type=options.sleep_list, metavar="MS[,MS...]",
                    help="sleep per request in ms, one search per value (default 100)")
-    p.add_argument("--slo", dest="goal", type=options.latency_goal, metavar="pNN=[+]MS",
-                   help="latency goal: p99=+50ms (sleep + 50 ms, the default), p99=150ms (absolute); "
-                        "p50, p90, p99, p99.9")
+    p.add_argument("--slo", dest="goals", type=latency_goals, metavar="pNN=LIMIT[,LIMIT...]",
+                   help="latency goal: p99=+50ms (sleep + 50 ms, the default), p99=150ms (absolute), p99=+5%% "
+                        "(sleep + 5 %%); p50, p90, p99, p99.9. Several (p99=+50ms,+5%%,+25%%): a capacity per goal, "
+                        "the first one the main goal")
     p.add_argument("--depth", type=whole_number(0, MAX_DEPTH, "--depth"), metavar="N",
                    help="call depth at which the request sleeps (default 100)")
     p.add_argument("--duration", type=whole_number(3, 600, "--duration"), metavar="S",
@@ -97,6 +99,9 @@ def register(subparsers):
                    help="rest between windows, before waiting for a quiet server (default 3)")
     p.add_argument("--timeout", type=positive_seconds, metavar="S",
                    help="request timeout; must be above the goal (default: the larger of 5 s and 4 x the goal)")
+    p.add_argument("--no-reference", action="store_true",
+                   help="no host-speed reference before each server session (default: jdk-virtual at 1,000 req/s "
+                        "for 20 s, its CPU per request recorded in env.json)")
     add_run_options(p, default_name="'capacity'")
     add_war_argument(p)
     add_request_arguments(p)
@@ -127,7 +132,7 @@ def run(args):
                        args)
     recorder = CapacityRecorder(out_dir, config, env)
     runner = CapacityRunner(config, targets, executable, recorder, java_home=java_home)
-    print(f"capacity: {len(config.modes)} target(s) x {len(config.sleeps)} sleep(s), goal {config.goal}, "
+    print(f"capacity: {len(config.modes)} target(s) x {len(config.sleeps)} sleep(s), goal {', '.join(str(g) for g in config.goals)}, "
           f"{config.repeats} confirmation round(s), about {_duration(runner)}; results in {_shown(out_dir)}", flush=True)
     with recording_end(lambda state, error: _finish(recorder, state, error, out_dir)):
         runner.run()

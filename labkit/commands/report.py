@@ -23,6 +23,8 @@ from labkit.measure.results import (
 )
 from labkit.ground.errors import LabError
 from labkit.ground.machine import cpu_text
+from labkit.measure.reference import at_speed_of, compare_line
+from labkit.capacity.goals import latency_goals
 
 _parsers = {}
 
@@ -32,6 +34,9 @@ def register(subparsers):
                               description="Rebuilds report.md, results.csv and the charts of DIR from its results.json "
                                           "(a soak folder: soak.json's resource figures and report.md from raw/ samples).")
     p.add_argument("dir", metavar="DIR", help="a results folder (holds results.json, or soak.json of ./lab soak)")
+    p.add_argument("--slo", dest="goals", type=latency_goals, metavar="pNN=LIMIT[,LIMIT...]",
+                   help="a capacity run: its capacity per goal recomputed for these goals from the windows it "
+                        "measured (p99=+50ms,+5%%,+25%%; as ./lab capacity --slo)")
     p.set_defaults(run=run_report)
     _parsers["report"] = p
 
@@ -62,19 +67,19 @@ def load_run(parser, folder, names=(RESULTS_JSON,), schemas=(BENCH_SCHEMA, CAPAC
     return stored
 
 
-def _rebuild_bench(run, out_dir):
+def _rebuild_bench(run, out_dir, goals=None):
     from labkit.bench.rebuild import write_all
     write_all(run, out_dir)
     return f"{len(run['points'])} windows, charts: {', '.join(run['charts']) or 'none'}"
 
 
-def _rebuild_capacity(run, out_dir):
+def _rebuild_capacity(run, out_dir, goals=None):
     from labkit.capacity.report import write_all
-    write_all(run, out_dir)
+    write_all(run, out_dir, goals)
     return f"{len(run['points'])} windows, charts: {', '.join(run['charts']) or 'none'}"
 
 
-def _rebuild_soak(run, out_dir):
+def _rebuild_soak(run, out_dir, goals=None):
     from labkit.soak.report import rebuild
     rebuild(run, out_dir)
     return f"{len(run['targets'])} soaked targets"
@@ -85,10 +90,11 @@ def _rebuild_soak(run, out_dir):
 REBUILDS = {BENCH_SCHEMA: _rebuild_bench, CAPACITY_SCHEMA: _rebuild_capacity, SOAK_SCHEMA: _rebuild_soak}
 
 
-def rebuild(stored, out_dir):
-    """Writes the folder's derived files again from its record. A committed folder keeps its
-    compressed record (rewritten) and gains no uncompressed copy."""
-    done = REBUILDS[stored.schema](stored.run, out_dir)
+def rebuild(stored, out_dir, goals=None):
+    """Writes the folder's derived files again from its record (a capacity run's table per goal for
+    `goals` when given). A committed folder keeps its compressed record (rewritten) and gains no
+    uncompressed copy."""
+    done = REBUILDS[stored.schema](stored.run, out_dir, goals)
     if stored.compressed:
         compress_back(out_dir, stored.name)
     return done
@@ -97,7 +103,11 @@ def rebuild(stored, out_dir):
 def run_report(args):
     out_dir = Path(args.dir)
     stored = load_run(_parsers["report"], out_dir, (RESULTS_JSON, SOAK_JSON), tuple(REBUILDS))
-    done = rebuild(stored, out_dir)
+    goals = getattr(args, "goals", None)
+    if goals and stored.schema != CAPACITY_SCHEMA:
+        _parsers["report"].error(f"--slo recomputes a capacity run's capacity per goal; {out_dir} holds a "
+                                 f"{stored.schema} run")
+    done = rebuild(stored, out_dir, goals)
     print(f"rebuilt {out_dir / 'report.md'} ({done})")
     return 0
 
@@ -254,6 +264,11 @@ def host_speed(run_a, run_b):
     return text
 
 
+# The figures a host's speed scales (CPU-bound capacities, CPU cost): compare shows them at A's speed
+# too when both runs measured the host-speed reference.
+SCALED = ("capacity req/s", "CPU ms per request")
+
+
 def run_compare(args):
     parser = _parsers["compare"]
     run_a, run_b = load_run(parser, args.dir_a).run, load_run(parser, args.dir_b).run
@@ -267,12 +282,17 @@ def run_compare(args):
     speed = host_speed(run_a, run_b) if run_a["schema"] == CAPACITY_SCHEMA else None
     if speed:
         print(speed)
+    reference = compare_line(run_a.get("env"), run_b.get("env"))
+    if reference:
+        print(reference)
     if not rows:
         print("no point is in both runs")
         return 1
     width = max(len(" ".join(row.key)) for row in rows)
     for row in rows:
-        print(row.line(width))
+        at_a = at_speed_of(row.b.value, run_a.get("env"), run_b.get("env"), row.b.higher_is_better)
+        scaled = f"  (at A's speed {at_a:,.3f}: {(at_a / row.a.value - 1) * 100:+.1f} %)" if at_a and row.name in SCALED else ""
+        print(row.line(width) + scaled)
     if any(row.a.below or row.b.below for row in rows):
         print("<: a median that fell on a confirmation round which held no rate, so an upper bound")
     regressions = sum(1 for row in rows if row.regression)

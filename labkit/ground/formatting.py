@@ -35,3 +35,10 @@ def sleep_text(row):
 def flags_text(row):
     """'client-bound 2/3, errors 1/3' from a summary row's flag counts."""
     return ", ".join(f"{flag} {count}/{row['repeats']}" for flag, count in sorted(row["flags"].items())) or ""
+
+
+def markdown_table(headers, rows):
+    """A Markdown table; a '|' inside a cell becomes '/' (it would end the cell)."""
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(str(c).replace("|", "/") for c in row) + " |" for row in rows]
+    return "\n".join(lines)

@@ -13,6 +13,8 @@
 - results.py      point records, derived figures, medians over repeats, the results files and
                   their schema names
 - env.py          env.json: the machine, JDK, Payara, git and tool versions of a run
+- reference.py    the host's speed: a fixed request at a fixed rate on the JDK's server, its CPU
+                  per request, before each session (env.json host_speed), and its drift
 - cpus.py         --cpus server=...,driver=...: the server and the load tool on different cores
 - plan.py         the points of a run grouped by server session, and the time the rest will take
 - progress.py     what a run prints while it runs: plan, point i/N, ETA, live req/s

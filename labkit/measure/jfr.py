@@ -142,6 +142,7 @@ def summarize_events(events, window_start, window_end):
     started in [window_start, window_end] (epoch seconds)."""
     gc_count, pause_total, pause_max = 0, 0.0, 0.0
     gc_names = Counter()
+    pauses = []  # [seconds into the window, longest pause ms, collector's name] per collection
     heap_used, heap_after_gc = [], []
     pinned, pinned_total = 0, 0.0
     vm_operations, vm_longest = 0, (0.0, None)
@@ -156,6 +157,8 @@ def summarize_events(events, window_start, window_end):
             gc_names[values.get("name") or "?"] += 1
             pause_total += iso_duration_s(values.get("sumOfPauses"))
             pause_max = max(pause_max, iso_duration_s(values.get("longestPause")))
+            pauses.append([round(started - window_start, 3), round(iso_duration_s(values.get("longestPause")) * 1000, 3),
+                           values.get("name") or "?"])
         elif kind == "jdk.GCHeapSummary":
             heap_used.append(values["heapUsed"])
             if values.get("when") == "After GC":
@@ -178,6 +181,7 @@ def summarize_events(events, window_start, window_end):
         "gc_names": dict(sorted(gc_names.items())),
         "gc_pause_total_ms": round(pause_total * 1000, 3),
         "gc_pause_max_ms": round(pause_max * 1000, 3),
+        "gc_pauses": sorted(pauses),
         "heap_used_max_mb": round(max(heap_used) / mb, 1) if heap_used else None,
         "heap_after_gc_avg_mb": round(sum(heap_after_gc) / len(heap_after_gc) / mb, 1) if heap_after_gc else None,
         "pinned_events": pinned,

@@ -51,12 +51,17 @@ def register_mode_targets(prefix, build):
 
 class TargetCatalog(Mapping):
     """Every target by name. Iterating gives the registered ones; looking a name up also finds the
-    target of any mode a template gives (platform-8, glassfish-platform-200), and a template size
-    out of range is a UsageError that says the range."""
+    target of any mode a template gives (platform-8, glassfish-platform-200), any target with its own
+    carrier count (virtual+2carriers, servers/carriers.py), and a template size out of range is a
+    UsageError that says the range."""
 
     def __getitem__(self, name):
         if name in TARGETS:
             return TARGETS[name]
+        from labkit.servers.carriers import CARRIER_VARIANT, carrier_variant
+        variant = CARRIER_VARIANT.fullmatch(name)
+        if variant:
+            return register(carrier_variant(name, self[variant.group(1)]))
         from labkit.servers.modes import find_mode
         # The longest prefix first: "server-platform-8" is Payara Server's, not a Micro mode's.
         for prefix in sorted(MODE_TARGETS, key=len, reverse=True):
@@ -80,7 +85,7 @@ def choices(known):
     if isinstance(known, TargetCatalog):
         forms = ", ".join(template.describe() for template in templates().values())
         prefixes = ", ".join(prefix for prefix in MODE_TARGETS if prefix)
-        text += f"; or any {forms}, also after {prefixes}"
+        text += f"; or any {forms}, also after {prefixes}; and any virtual-thread target+Ncarriers"
     return text
 
 

@@ -1,5 +1,5 @@
-"""What a soak leaves behind: soak.json (every figure) and report.md (over the rounds, then each
-round), written after every round; and `./lab report DIR`'s rebuild of both from the raw samples."""
+"""What a soak leaves behind: soak.json (every figure), report.md (over the rounds, then each
+round) and report.html, written after every round; and `./lab report DIR`'s rebuild of both from the raw samples."""
 from pathlib import Path
 
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL
@@ -8,6 +8,7 @@ from labkit.measure.results import SOAK_JSON, portable, stored_file, write_json
 from labkit.measure.sampler import read_samples_csv
 from labkit.soak.checks import NEAR_IDLE_RSS_MB, NEAR_IDLE_SHARE, NEAR_IDLE_THREADS, recheck
 from labkit.soak.config import SETTLE_S
+from labkit.soak.html_report import write_html
 
 
 def write_files(run, out_dir):
@@ -16,6 +17,7 @@ def write_files(run, out_dir):
     run = portable(run, Path(out_dir).resolve())
     write_json(Path(out_dir) / SOAK_JSON, run)
     (Path(out_dir) / "report.md").write_text(report(run))
+    write_html(run, Path(out_dir))
 
 
 def rebuild(run, out_dir):

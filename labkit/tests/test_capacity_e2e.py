@@ -26,13 +26,15 @@ def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
                  "--preroll", "1", "--repeats", "2", "--warmup-min", "0", "--warmup-max", "2",
                  "--warmup-iteration", "1", "--warmup-concurrency", "10", "--start-rate", "50", "--max-rate", "100",
                  "--cooldown", "0", "--min-young-gcs", "1000", "--max-window", "6", "--port", "19140",
-                 "--out", str(out))
+                 "--no-reference", "--out", str(out))
     assert result.returncode == 0, result.stdout[-3000:]
     assert "step 1] 50 req/s for 3 s" in result.stdout and "ETA" in result.stdout
     assert "the same rate again for 6 s" in result.stdout
 
     run = json.loads((out / "results.json").read_text())
     assert run["schema"] == "loomlab.capacity/1" and run["state"] == "complete"
+    # --no-reference: no host-speed reference (test_host_speed_and_pairs.py measures one for real).
+    assert run["config"]["reference"] is None and "host_speed" not in run["env"]
     windows = [(p["phase"], p["rate"], p["capacity"]["window_s"], p["capacity"]["verdict"]) for p in run["points"]]
     assert windows == [("search", 50, 3, "met-ramp"), ("search", 100, 3, "met-ramp")] + [
         ("confirm", 100, window_s, verdict) for _ in range(2) for window_s, verdict in ((3, "rerun-longer"), (6, "met-few-gcs"))]
@@ -89,7 +91,7 @@ def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
 
 
 def test_bad_capacity_options_get_the_usage_line_and_exit_2():
-    for arguments, message in ((["--slo", "p99=fast"], "--slo takes PERCENTILE=MS"),
+    for arguments, message in ((["--slo", "p99=fast"], "--slo takes PERCENTILE=LIMIT"),
                                (["--modes", "nope"], "unknown mode 'nope'"),
                                (["--start-rate", "500", "--max-rate", "100"], "is above --max-rate"),
                                (["--slo", "p99=50ms", "--sleep", "100"], "is not above the sleep"),

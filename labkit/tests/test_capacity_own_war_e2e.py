@@ -16,7 +16,7 @@ def test_capacity_of_your_war_with_your_request(tmp_path):
     war = static_war(tmp_path / "shop.war")
     out = tmp_path / "capacity"
     result = subprocess.run(
-        [sys.executable, "-m", "labkit.cli", "capacity", "--modes", "virtual", "--war", f"{war}:/shop",
+        [sys.executable, "-m", "labkit.cli", "capacity", "--modes", "virtual", "--no-reference", "--war", f"{war}:/shop",
          "--request", "GET /shop/index.html", "--slo", "p99=500ms", "--duration", "3", "--preroll", "1",
          "--repeats", "1", "--warmup-min", "0", "--warmup-max", "3", "--warmup-iteration", "1",
          "--warmup-concurrency", "10", "--start-rate", "50", "--max-rate", "100", "--cooldown", "0",

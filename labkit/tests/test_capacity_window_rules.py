@@ -214,7 +214,7 @@ def confirmed_rates(runner, lost, monkeypatch):
     server = types.SimpleNamespace(port=19700)
     runner.sessions.run = lambda mode, sleep, phase, repeat, work: work(ServerSession(server, "url", 1, {}))
     monkeypatch.setattr(windows_module, "wait_for_time_wait", lambda port, limit=None: None)
-    runner._confirm("virtual", SleepSpec(100, 100), 1, 4000)
+    runner._confirm("virtual", SleepSpec(100, 100), 1, {150: 4000})
     return rates
 
 
@@ -474,11 +474,11 @@ def test_a_run_made_before_the_rules_still_reports_and_says_it_had_none():
 def test_the_eta_counts_each_confirmation_rounds_retries_as_it_learns_them(tmp_path):
     runner = bare_runner(tmp_path, capacity_config())
     runner.timing.update(start_s=[10], warmup_s=[50], step_s=[40])
-    # Before any round: two windows per round (run 1's average), not one.
-    assert runner.remaining_s(0, 3) == 3 * (60 + 2 * 40)
+    # Before any round: two and a half windows per round (a walk's usual length), not one.
+    assert runner.remaining_s(0, 3) == 3 * (60 + 2.5 * 40)
     runner.sessions.run = lambda mode, sleep, phase, repeat, work: work(ServerSession(None, "url", 1, {}))
     measured = windows_with(runner, lambda window_s: (False, 3))
-    runner._confirm("virtual", SleepSpec(100, 100), 1, 2000)
+    runner._confirm("virtual", SleepSpec(100, 100), 1, {150: 2000})
     # A round that held nothing: the window at the found rate and both retries lower.
     assert len(measured) == 3 and runner.timing["confirm_windows"] == [3]
     assert runner.remaining_s(0, 3) == 3 * (60 + 3 * 40)

@@ -69,6 +69,9 @@ class LoadResult:
     notes: list[str] = field(default_factory=list)
     # 2xx answers per second of the window, when the tool records each request (steadiness check).
     per_second_ok: list[int] | None = None
+    # p99 latency (ms) of the requests due in each second of the window, when the tool records each
+    # request (vegeta): the time series of the HTML report. None where it cannot be known.
+    per_second_p99_ms: list[float | None] | None = None
     # Open model: how late the latest request left against its schedule (ms); latencies include it.
     schedule_lag_max_ms: float | None = None
     # Open model: requests due in the run that the tool never sent (counted in errors.other too).

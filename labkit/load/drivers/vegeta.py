@@ -151,13 +151,17 @@ def summarize(rows, spec, tool="vegeta"):
     responses = ok = 0
     lag_max_ns = 0
     answered = []  # (due, finished) of the 2xx answers
+    start_ns = window[0] * 1_000_000_000 if window else first_ns
+    by_due_second = {}  # the latencies (µs) of the requests due in each second
     for timestamp, status, latency, error, seq in rows:
         due = first_ns + seq * interval_ns if interval_ns else timestamp
         if window and not window[0] * 1_000_000_000 <= due < window[1] * 1_000_000_000:
             continue
         finished = timestamp + latency
         lag_max_ns = max(lag_max_ns, timestamp - due)
-        record_us(histogram, max(latency, finished - due) / 1000)
+        value_us = max(latency, finished - due) / 1000
+        record_us(histogram, value_us)
+        by_due_second.setdefault(int((due - start_ns) // 1_000_000_000), []).append(value_us)
         if status == 0:
             errors.add(error_kind(error), 1)
             continue
@@ -193,6 +197,7 @@ def summarize(rows, spec, tool="vegeta"):
         second = int((finished - origin) // 1_000_000_000)
         per_second[second] = per_second.get(second, 0) + 1
     result.per_second_ok = [per_second.get(s, 0) for s in range(int(duration_s))]
+    result.per_second_p99_ms = [per_second_p99_ms(by_due_second.get(s)) for s in range(int(duration_s))]
     if window:
         result.notes.append(f"steady window: {counted} requests were due in it")
         late_start_ns = first_ns - window[0] * 1_000_000_000
@@ -206,6 +211,15 @@ def summarize(rows, spec, tool="vegeta"):
         result.notes.append(f"{unsent} requests due in the window were never sent (vegeta fell behind its schedule "
                             "and its attack ended): counted as errors (other)")
     return result
+
+
+def per_second_p99_ms(values_us):
+    """The p99 (ms) of one second's latencies (µs), nearest rank as HdrHistogram takes it; None for a
+    second in which no request was due."""
+    if not values_us:
+        return None
+    ordered = sorted(values_us)
+    return round(ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)] / 1000, 3)
 
 
 def _unsent(rows, first_ns, interval_ns, window, spec, counted):

@@ -1,0 +1,87 @@
+"""Ratios between targets from rounds measured minutes apart, so the host's drift cannot move them much.
+
+In each confirmation round every target runs on a fresh server, one after another, the order rotated
+from round to round; so round r of two targets was measured minutes apart, while their searches (and
+the medians over all rounds) may lie an hour apart on a host whose speed drifts. The ratio of each
+round's pair, and the median and spread of those ratios, compare the targets at one host speed.
+Computed from results.json's points, so ./lab report rebuilds it exactly.
+"""
+import statistics
+
+from labkit.capacity.summary import measured_for, sleep_key
+
+
+def _round_capacity(windows):
+    """(capacity, is an upper bound, when its window started) of one round: the highest rate it held,
+    or, when it held none, below the lowest rate it tried."""
+    held = [p for p in windows if p["capacity"]["passed"]]
+    chosen = max(held, key=lambda p: p["rate"]) if held else min(windows, key=lambda p: p["rate"])
+    started = ((chosen.get("window") or {}).get("epoch_s") or [None])[0]
+    return chosen["rate"], not held, started
+
+
+def paired_ratios(run):
+    """[{sleep_min_ms, sleep_max_ms, a, b, per_round: [{repeat, ratio, bound}], median, min, max, n,
+    apart_min}] for each pair of targets (a before b in --modes) with rounds in common; bound: "at
+    most" / "at least" when a round's capacity is an upper bound (it held no rate), "unknown" for both;
+    apart_min: the most minutes between a pair's two windows."""
+    config = run["config"]
+    pairs = []
+    for sleep in config["sleeps"]:
+        key = (sleep["sleep_min_ms"], sleep["sleep_max_ms"])
+        by_mode = {}
+        for mode in config["modes"]:
+            windows = [p for p in run["points"] if p["mode"] == mode and sleep_key(p) == key
+                       and p["phase"] == "confirm" and measured_for(p, sleep["goal_ms"])]
+            per_round = {}
+            for p in windows:
+                per_round.setdefault(p["repeat"], []).append(p)
+            by_mode[mode] = {repeat: _round_capacity(ws) for repeat, ws in per_round.items()}
+        modes = [m for m in config["modes"] if by_mode[m]]
+        for i, a in enumerate(modes):
+            for b in modes[i + 1:]:
+                common = sorted(by_mode[a].keys() & by_mode[b].keys())
+                if common:
+                    pairs.append(_pair(key, a, b, [(r, by_mode[a][r], by_mode[b][r]) for r in common]))
+    return pairs
+
+
+def _pair(key, a, b, rounds):
+    per_round, apart = [], []
+    for repeat, (rate_a, below_a, at_a), (rate_b, below_b, at_b) in rounds:
+        bound = "unknown" if below_a and below_b else "at most" if below_a else "at least" if below_b else None
+        per_round.append({"repeat": repeat, "ratio": rate_a / rate_b, "bound": bound})
+        if at_a is not None and at_b is not None:
+            apart.append(abs(at_a - at_b) / 60)
+    values = [r["ratio"] for r in per_round]
+    return {"sleep_min_ms": key[0], "sleep_max_ms": key[1], "a": a, "b": b, "per_round": per_round,
+            "median": statistics.median(values), "min": min(values), "max": max(values), "n": len(values),
+            "apart_min": round(max(apart), 1) if apart else None}
+
+
+BOUND_MARKS = {None: "", "at most": "≤", "at least": "≥", "unknown": "?"}
+
+
+def pair_lines(run):
+    """report.md's section of paired ratios; [] for runs made before the rounds walked both ways
+    (their reports stay as they were) or without a pair."""
+    if run["config"].get("confirm_walk_steps") is None:
+        return []
+    pairs = paired_ratios(run)
+    if not pairs:
+        return []
+    lines = ["## Ratios from rounds minutes apart", "",
+             "Each confirmation round measured every target on a fresh server, one after another (order rotated "
+             "per round), so each round's pair was measured minutes apart at one host speed. Per pair: each "
+             "round's capacity ratio (row target ÷ column target), their median [min–max], and the most minutes "
+             "between a pair's windows. ≤ / ≥: a round's capacity is an upper bound (it held no rate), so its ratio "
+             "is a bound too; ? where both are.", "",
+             "| sleep | ratio | per round | median [min–max] | rounds apart, minutes |", "|---|---|---|---|---:|"]
+    for pair in pairs:
+        low, high = pair["sleep_min_ms"], pair["sleep_max_ms"]
+        rounds = ", ".join(f"r{r['repeat']} {BOUND_MARKS[r['bound']]}{r['ratio']:.2f}×" for r in pair["per_round"])
+        sleep = f"{low} ms" if low == high else f"{low}-{high} ms"
+        apart = "–" if pair["apart_min"] is None else f"{pair['apart_min']:g}"
+        lines.append(f"| {sleep} | {pair['a']} ÷ {pair['b']} | {rounds} | "
+                     f"{pair['median']:.2f}× [{pair['min']:.2f}–{pair['max']:.2f}] n={pair['n']} | {apart} |")
+    return lines + [""]

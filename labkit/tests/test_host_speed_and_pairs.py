@@ -1,0 +1,181 @@
+"""The host's speed and ratios the host cannot move much: the host-speed reference (measured for real
+on the JDK's server, its record, its drift in the report, ./lab compare setting run B at run A's
+speed), and the ratios of each confirmation round's pair of targets, measured minutes apart."""
+import json
+import socket
+import subprocess
+import sys
+import types
+
+import pytest
+
+from labkit import ROOT
+from labkit.capacity.pairs import pair_lines, paired_ratios
+from labkit.capacity.report import report, write_all
+from labkit.measure import reference
+from labkit.measure.reference import (
+    at_speed_of,
+    compare_line,
+    measure_reference,
+    reference_record,
+    speed_lines,
+    speed_summary,
+)
+
+from labkit.tests.test_capacity_units import point, synthetic_run
+
+PORT = 19761
+
+
+def fake_run(ok_rps, cores, failure=None):
+    load = None if ok_rps is None else types.SimpleNamespace(
+        ok_rps=ok_rps, errors=types.SimpleNamespace(total=0), latency_ms=types.SimpleNamespace(p50=10.4))
+    return {"load": load, "failure": failure,
+            "resources": {"server": {"cpu_cores": cores}, "machine": {"server_cpus_steal_share": 0.001}}}
+
+
+def test_a_reference_records_the_cpu_per_request_or_why_it_has_none():
+    record = reference_record("virtual search", "2026-11-26T14:00:00Z", fake_run(1000.0, 0.05))
+    assert record["cpu_ms_per_request"] == 0.05 and record["ok_rps"] == 1000.0 and record["before"] == "virtual search"
+    failed = reference_record("virtual confirm 1", "t", fake_run(None, None, failure="vegeta exit 1: x"))
+    assert failed == {"before": "virtual confirm 1", "at": "t", "error": "vegeta exit 1: x"}
+    config = types.SimpleNamespace(modes=("url",))
+    assert "--url" in measure_reference(config, "vegeta", "url search")["error"]
+
+
+def env_with(*costs):
+    return {"host_speed": [{"before": f"s{i}", "at": "t", "cpu_ms_per_request": c, "ok_rps": 1000.0,
+                            "steal_share": 0.0} for i, c in enumerate(costs)]}
+
+
+def test_the_drift_within_a_run_is_reported_and_judged_against_the_tolerance():
+    summary = speed_summary(env_with(0.050, 0.052, 0.060)["host_speed"])
+    assert summary["median"] == 0.052 and summary["n"] == 3 and abs(summary["drift"] - 0.2) < 1e-9
+    text = "\n".join(speed_lines(env_with(0.050, 0.052, 0.060)))
+    assert "20 % more than the fastest, beyond 10 %" in text and "| s2 | t | 0.0600 | 1,000 | 0.0 % |" in text
+    assert "within 10 %." in "\n".join(speed_lines(env_with(0.050, 0.051)))
+    assert speed_lines({}) == [] and speed_summary([{"before": "x", "error": "y"}]) is None
+
+
+def test_compare_sets_run_b_at_run_a_speed():
+    slow, fast = env_with(0.060, 0.060), env_with(0.045, 0.045)
+    line = compare_line(slow, fast)
+    assert "B's host faster by 25 %" in line and "scales by about that much" in line
+    # 4,000 req/s on a host 25 % faster is about 3,000 at A's speed; a CPU cost the other way.
+    assert at_speed_of(4000, slow, fast) == pytest.approx(3000)
+    assert at_speed_of(0.045, slow, fast, higher_is_better=False) == pytest.approx(0.06)
+    assert compare_line(slow, {}) is None and at_speed_of(4000, slow, {}) is None
+
+
+def test_compare_prints_each_figure_at_a_speed_when_both_runs_have_references(tmp_path):
+    for name, env in (("a", env_with(0.060)), ("b", env_with(0.045))):
+        run = synthetic_run()
+        run["env"].update(env)
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "results.json").write_text(json.dumps(run))
+    result = subprocess.run([sys.executable, "-m", "labkit.cli", "compare", str(tmp_path / "a"), str(tmp_path / "b")],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert "B's host faster by 25 %" in result.stdout
+    line = next(l for l in result.stdout.splitlines() if l.startswith("virtual") and "capacity req/s" in l)
+    assert "(at A's speed 2,250.000: -25.0 %)" in line
+
+
+# -- paired ratios ----------------------------------------------------------------------------------
+def paired_run():
+    """Two targets, three rounds each; round 2 of platform-4000 held no rate (an upper bound)."""
+    run = synthetic_run()
+    run["config"]["modes"] = ["virtual", "platform-4000"]
+    run["config"]["confirm_walk_steps"] = 2
+    points = []
+    fast = [120] * 100
+    for repeat, (virtual, platform) in enumerate(((3000, 2000), (3300, 2200), (2900, 2500)), start=1):
+        for mode, rate, at in (("virtual", virtual, 1000 + repeat * 600), ("platform-4000", platform, 1240 + repeat * 600)):
+            window = point(mode, "confirm", rate, not (mode == "platform-4000" and repeat == 2), fast, repeat=repeat)
+            window["window"] = {"epoch_s": [at, at + 15]}
+            points.append(window)
+    run["points"] = points
+    return run
+
+
+def test_each_rounds_pair_gives_a_ratio_and_a_round_that_held_nothing_gives_a_bound():
+    (pair,) = paired_ratios(paired_run())
+    assert (pair["a"], pair["b"], pair["n"]) == ("virtual", "platform-4000", 3)
+    assert [(r["repeat"], round(r["ratio"], 3), r["bound"]) for r in pair["per_round"]] == \
+        [(1, 1.5, None), (2, 1.5, "at least"), (3, 1.16, None)]
+    assert pair["median"] == 1.5 and pair["min"] == 1.16 and pair["apart_min"] == 4.0
+    text = "\n".join(pair_lines(paired_run()))
+    assert "| 100 ms | virtual ÷ platform-4000 | r1 1.50×, r2 ≥1.50×, r3 1.16× | 1.50× [1.16–1.50] n=3 | 4 |" in text
+
+
+def test_a_run_made_before_the_walk_keeps_its_report_without_paired_ratios(tmp_path):
+    old = paired_run()
+    del old["config"]["confirm_walk_steps"]
+    assert pair_lines(old) == []
+    assert "Ratios from rounds minutes apart" not in report(write_all(old, tmp_path))
+    assert "Ratios from rounds minutes apart" in report(write_all(paired_run(), tmp_path))
+
+
+# -- the reference, for real -------------------------------------------------------------------------
+@pytest.mark.server
+def test_the_reference_runs_the_jdk_server_at_its_rate_and_leaves_nothing_behind():
+    from labkit.load.tools import ensure_tools
+    vegeta = ensure_tools(["vegeta"])["vegeta"]
+    config = types.SimpleNamespace(modes=("virtual",), port=PORT, cpus=None, jvm_options=("-Xmx256m",),
+                                   jvm_defaults=True, depth=10, server_host=None)
+    record = measure_reference(config, vegeta, "virtual search")
+    assert "error" not in record, record
+    assert record["ok_rps"] == pytest.approx(reference.REFERENCE_RATE, rel=0.05)
+    assert 0 < record["cpu_ms_per_request"] < 5 and record["errors"] == 0 and 10 <= record["p50_ms"] < 100
+    with socket.socket() as probe:
+        assert probe.connect_ex(("127.0.0.1", PORT)) != 0, "the reference server still listens"
+
+
+def test_each_session_measures_the_reference_first_and_records_it(monkeypatch, tmp_path):
+    from labkit.capacity import session as session_module
+    from labkit.load.levels import SleepSpec
+    from labkit.tests.test_capacity_window_rules import bare_runner, capacity_config
+    happened = []
+    server = types.SimpleNamespace(pid=4242, base_url="http://127.0.0.1:19700", printable_command=lambda: "java",
+                                   stop=lambda: None)
+    monkeypatch.setattr(session_module, "measure_reference", lambda config, executable, before:
+                        happened.append(("reference", before)) or {"before": before, "at": "t", "error": "fake"})
+    monkeypatch.setattr(session_module, "start_server", lambda target, config: happened.append(("start",)) or server)
+    monkeypatch.setattr(session_module, "probe", lambda server, path, mode: 120)
+    monkeypatch.setattr(session_module, "cpus_allowed", lambda server: [1])
+    monkeypatch.setattr(session_module, "keep_log", lambda server, out_dir, label: None)
+    monkeypatch.setattr(session_module, "warm_up", lambda context, server, path, label, response_bytes: {})
+    monkeypatch.setattr(session_module, "full_gc", lambda java_home, pid, log, host=None: None)
+    monkeypatch.setattr(session_module, "cool_down", lambda pid, cooldown_s, feed=None: None)
+    references = []
+    for reference_on in (True, False):
+        happened.clear()
+        runner = bare_runner(tmp_path, capacity_config(reference=reference_on),
+                             targets={"virtual": types.SimpleNamespace(description="a fake server")})
+        runner.context.recorder.add_session = lambda session: None
+        runner.context.recorder.add_reference = references.append
+        runner.sessions.run("virtual", SleepSpec(100, 100), "confirm", 2, lambda session: None)
+        expected = ([("reference", "virtual confirm 2")] if reference_on else []) + [("start",)]
+        assert happened == expected
+    assert references == [{"before": "virtual confirm 2", "at": "t", "error": "fake"}]
+
+
+# -- a target with its own carriers, for a pair measured in one run -------------------------------------
+def test_a_target_with_its_own_carrier_count_starts_the_same_server_with_that_parallelism():
+    from labkit.catalog import all_targets, target
+    from labkit.ground.errors import UsageError
+    started = []
+    base = all_targets()["jdk-virtual"]
+    variant = all_targets()["jdk-virtual+2carriers"]
+    assert variant.virtual is True and variant.max_concurrent == base.max_concurrent
+    assert variant.description.endswith(", 2 carrier thread(s)")
+    import dataclasses
+    spy = dataclasses.replace(base, start=lambda port, jvm_options=(), **kw: started.append((port, jvm_options)))
+    from labkit.servers.carriers import carrier_variant
+    carrier_variant("jdk-virtual+3carriers", spy).start(8080, ["-Xmx1g"])
+    assert started == [(8080, ["-Xmx1g", "-Djdk.virtualThreadScheduler.parallelism=3"])]
+    with pytest.raises(UsageError, match="both set the carriers"):
+        carrier_variant("jdk-virtual+3carriers", spy).start(8080, ["-Djdk.virtualThreadScheduler.parallelism=2"])
+    with pytest.raises(UsageError, match="platform threads; it has no carriers"):
+        target("platform-4000+2carriers")
+    with pytest.raises(UsageError, match=r"must be in 1\.\.10000, was 0"):
+        target("virtual+0carriers")
