@@ -18,17 +18,39 @@ def _log_axis(axis):
     axis.set_minor_formatter(NullFormatter())
 
 
+def _panels(count):
+    """A figure with one panel per sleep side by side, and the colour cycle its lines take."""
+    figure, axes = plt.subplots(1, count, figsize=(max(6.5 * count, 7), 5), squeeze=False)
+    return figure, axes[0], plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+
+def _finish_panel(ax, low, high, xlabel, ylabel, grid="major"):
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"sleep {low} ms" if low == high else f"sleep {low}-{high} ms")
+    ax.grid(alpha=0.3, which=grid)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small")
+
+
+def _save(figure, title, path, drawn=True):
+    figure.suptitle(title)
+    figure.tight_layout()
+    if drawn:
+        figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
 def _sleeps(run):
     return [(s["sleep_min_ms"], s["sleep_max_ms"], s["goal_ms"]) for s in run["config"]["sleeps"]]
 
 
 def latency_vs_load(run, path):
     sleeps = _sleeps(run)
-    figure, axes = plt.subplots(1, len(sleeps), figsize=(max(6.5 * len(sleeps), 7), 5), squeeze=False)
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    figure, axes, colors = _panels(len(sleeps))
     percentile = run["config"]["goal"]["percentile"]
     label = {"p999": "p99.9"}.get(percentile, percentile)
-    for ax, (low, high, goal) in zip(axes[0], sleeps):
+    for ax, (low, high, goal) in zip(axes, sleeps):
         for i, mode in enumerate(run["config"]["modes"]):
             points = [p for p in run["points"] if p["mode"] == mode and p["sleep_max_ms"] == high
                       and p["sleep_min_ms"] == low and (p.get("load") or {}).get("latency_ms")
@@ -47,24 +69,16 @@ def latency_vs_load(run, path):
         ax.text(ax.get_xlim()[0], goal, f" goal {goal:g} ms", va="bottom", fontsize="small")
         ax.set_yscale("log")
         _log_axis(ax.yaxis)
-        ax.set_xlabel("offered load, requests due per second")
-        ax.set_ylabel(f"{label} latency from intended start, ms (log)")
-        ax.set_title(f"sleep {low} ms" if low == high else f"sleep {low}-{high} ms")
-        ax.grid(alpha=0.3, which="both")
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize="small")
-    figure.suptitle("Latency vs offered load (dots: search windows; rings: confirmation windows)")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+        _finish_panel(ax, low, high, "offered load, requests due per second",
+                      f"{label} latency from intended start, ms (log)", grid="both")
+    _save(figure, "Latency vs offered load (dots: search windows; rings: confirmation windows)", path)
 
 
 def spectrum(run, path):
     sleeps = _sleeps(run)
-    figure, axes = plt.subplots(1, len(sleeps), figsize=(max(6.5 * len(sleeps), 7), 5), squeeze=False)
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    figure, axes, colors = _panels(len(sleeps))
     drawn = False
-    for ax, (low, high, goal) in zip(axes[0], sleeps):
+    for ax, (low, high, goal) in zip(axes, sleeps):
         for i, mode in enumerate(run["config"]["modes"]):
             row = next((r for r in run["summary"] if r["mode"] == mode and r["sleep_max_ms"] == high
                         and r["sleep_min_ms"] == low), None)
@@ -81,17 +95,8 @@ def spectrum(run, path):
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{100 - 100 / x:g}%"))
         ax.xaxis.set_minor_formatter(NullFormatter())
         _log_axis(ax.yaxis)
-        ax.set_xlabel("percentile")
-        ax.set_ylabel("latency, ms (log)")
-        ax.set_title(f"sleep {low} ms" if low == high else f"sleep {low}-{high} ms")
-        ax.grid(alpha=0.3, which="both")
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize="small")
-    figure.suptitle("Percentile spectrum at capacity (confirmation windows merged)")
-    figure.tight_layout()
-    if drawn:
-        figure.savefig(path, dpi=110)
-    plt.close(figure)
+        _finish_panel(ax, low, high, "percentile", "latency, ms (log)", grid="both")
+    _save(figure, "Percentile spectrum at capacity (confirmation windows merged)", path, drawn)
     return drawn
 
 
@@ -100,10 +105,9 @@ def capacity_vs_goal(run, path):
     [min–max], and hollow markers where only the windows bracket it (drawn at the rate that met it)."""
     rows = run["by_goal"]["rows"]
     sleeps = list(dict.fromkeys((r["sleep_min_ms"], r["sleep_max_ms"]) for r in rows))
-    figure, axes = plt.subplots(1, len(sleeps), figsize=(max(6.5 * len(sleeps), 7), 5), squeeze=False)
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    figure, axes, colors = _panels(len(sleeps))
     label = run["by_goal"]["percentile"].replace("p999", "p99.9")
-    for ax, (low, high) in zip(axes[0], sleeps):
+    for ax, (low, high) in zip(axes, sleeps):
         members = [r for r in rows if (r["sleep_min_ms"], r["sleep_max_ms"]) == (low, high)]
         for i, mode in enumerate(dict.fromkeys(r["mode"] for r in members)):
             color = colors[i % len(colors)]
@@ -118,16 +122,8 @@ def capacity_vs_goal(run, path):
             if windows:
                 ax.scatter([r["goal_ms"] for r in windows], [r["found_rps"] for r in windows], facecolors="none",
                            edgecolors=color, s=60, label=None if confirmed else f"{mode} (windows)")
-        ax.set_xlabel(f"{label} goal, ms")
-        ax.set_ylabel("capacity, requests due per second")
-        ax.set_title(f"sleep {low} ms" if low == high else f"sleep {low}-{high} ms")
-        ax.grid(alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize="small")
-    figure.suptitle("Capacity against the latency goal (bars: the rounds' min–max; rings: the windows only)")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+        _finish_panel(ax, low, high, f"{label} goal, ms", "capacity, requests due per second")
+    _save(figure, "Capacity against the latency goal (bars: the rounds' min–max; rings: the windows only)", path)
 
 
 def write_charts(run, out_dir):
