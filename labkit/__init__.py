@@ -18,8 +18,9 @@ lower layer (LAYERS below; labkit/tests/test_import_graph.py enforces it):
 - apps/         applications beyond the lab's WAR: CargoTracker, its targets and bench scenarios
 - servers/      every kind the lab starts, behind one interface (interface.py: ServerHandle):
                 Payara Micro (payara_micro.py), Payara Server and GlassFish (appserver/), the JDK,
-                Helidon and Vert.x baselines, your own WARs (userapp.py); the thread modes of
-                domain-config/ (modes.py), --carriers, --heap, and the target registry (registry.py)
+                Helidon and Vert.x baselines, your own WARs (userapp.py); where a server process
+                runs, here or on another host (hosting.py); the thread modes of domain-config/
+                (modes.py), --carriers, --heap, and the target registry (registry.py)
   load/         the load tools' drivers (drivers/: command line in, one record out), finding or
                 building the tools (tools.py), scenarios, load levels and your request mixes
 - hosts/        where a server or a load tool runs: this machine or another over OpenSSH (host.py),

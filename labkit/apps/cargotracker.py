@@ -12,7 +12,7 @@ import base64
 
 from labkit import ROOT
 from labkit.load.scenarios import Scenario, register as register_scenario
-from labkit.ground.build import PAYARA_MICRO_JAR, VIRTUAL_POOL_JAR, ensure_built, mvn, pom_property
+from labkit.ground.build import PAYARA_MICRO_JARS, VIRTUAL_POOL_JAR, ensure_built, mvn, pom_property
 from labkit.ground.errors import LabError, UsageError
 from labkit.servers.interface import Foreground
 from labkit.servers.payara_micro import PayaraMicro
@@ -20,7 +20,7 @@ from labkit.ground.process import ensure_port_free
 from labkit.servers.registry import Target, register_mode_targets
 
 WAR = ROOT / "cargotracker" / "target" / "cargotracker.war"
-ARTIFACTS = (WAR, VIRTUAL_POOL_JAR, PAYARA_MICRO_JAR)
+ARTIFACTS = (WAR, VIRTUAL_POOL_JAR, *PAYARA_MICRO_JARS.values())
 # ./lab run keeps its database here across restarts; bench servers start from fresh sample data
 # (the default folder is inside the run folder, which each start wipes).
 DATA_DIR = ROOT / ".lab" / "cargotracker-data"
@@ -44,9 +44,9 @@ def data_options(keep_data):
             f"-Dcargotracker.data.dir={DATA_DIR if keep_data else BENCH_DATA_DIR}"]
 
 
-def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, jvm_defaults=True):
+def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, jvm_defaults=True, line=6):
     options = list(jvm_options) + data_options(keep_data)
-    return PayaraMicro(mode, port=port, host=host, war=WAR, jvm_options=options, jvm_defaults=jvm_defaults)
+    return PayaraMicro(mode, port=port, host=host, war=WAR, jvm_options=options, jvm_defaults=jvm_defaults, line=line)
 
 
 def h2_jar(log=print):
@@ -83,9 +83,10 @@ def foreground(args, mode, port):
             return [f"mode {mode.name} on {server.PRODUCT}: {mode.description}"]
     else:
         ensure_port_free(port, args.host)
-        server = payara_micro(mode, port, args.host, args.jvm_opt, keep_data=True, jvm_defaults=args.jvm_defaults)
+        server = payara_micro(mode, port, args.host, args.jvm_opt, keep_data=True, jvm_defaults=args.jvm_defaults,
+                              line=int(getattr(args, "payara", 6)))
         def before():
-            return [f"mode {mode.name} on Payara Micro: {mode.description}", f"command: {server.printable_command()}"]
+            return [f"mode {mode.name} on {server.product}: {mode.description}", f"command: {server.printable_command()}"]
 
     def after(started, info):
         lines = [f"operator pages (booking desk, booking, event logger) and API writes: user {ADMIN_USER}, "
@@ -94,7 +95,7 @@ def foreground(args, mode, port):
             lines.append(f"admin console: {started.console_url}  (user admin, password: "
                          f"{args.admin_password_file or started.domain.password_file})")
         return lines
-    return Foreground(server, server.PRODUCT if kind == "glassfish" else "Payara Micro",
+    return Foreground(server, server.PRODUCT if kind == "glassfish" else server.product,
                       before=lambda: before() + [f"log: {server.log_path}", f"data: {DATA_DIR}"],
                       urls=lambda started: (f"{started.base_url}/  tracking: "
                                             f"{started.base_url}/track.xhtml?trackingId={SAMPLE_CARGO}"),

@@ -13,7 +13,6 @@ Modules, in the order a run uses them:
                     charts, results.json, report.md): at the end of a run and for ./lab report DIR
 - report.py         report.md: setup, servers, observations, summary tables, heaps, stalls, every window
 - locks_report.py   report.md's "Locks and parks" section (--jfr-locks)
-- ownapp_report.py  report.md's "Your application" section (--war, --request)
 - charts.py         the PNG charts (matplotlib)
 
 RESULTS-SCHEMA.md (here) describes the files of a run and their JSON/CSV schema, those of ./lab

@@ -1,7 +1,7 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
-from labkit.measure.env import server_host_row, server_url_row
+from labkit.measure.env import payara_text, server_host_row, server_url_row
 from labkit.bench.locks_report import locks_section
-from labkit.bench.ownapp_report import own_app_section
+from labkit.measure.ownapp_report import own_app_section
 from labkit.ground.machine import cpu_text, normalize_facts
 from labkit.servers.userapp import PROBE_ROOT
 from labkit.bench.charts import CHARTS
@@ -41,7 +41,7 @@ def _setup(run):
                     f"ulimit -n {host['ulimit_nofile'][0]}"),
         ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg"])),
         ("JDK", f"{jdk['vendor']} {jdk['runtime_version'] or jdk['version']} ({jdk['home']})"),
-        ("Payara Micro", env.get("payara_micro") or "–"),
+        ("Payara Micro", payara_text(env)),
         ("Load tools", tools),
         ("Git", f"{git.get('commit') or '?'}{' (uncommitted changes)' if git.get('dirty') else ''}"),
         ("Scenario", f"{config['scenario']}: depth {config['depth']}"),

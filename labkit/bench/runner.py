@@ -32,7 +32,7 @@ from labkit.measure.sampler import process_running, write_samples_csv
 from labkit.measure.threaddump import capture as capture_thread_dump
 from labkit.measure.watchdog import Watchdog, stall_after_s
 from labkit.load.requests_mix import check_answers, mean_answer_bytes
-from labkit.servers.userapp import mode_proof
+from labkit.servers.userapp import mode_proof, probe_info
 
 from labkit.measure.metrics import exposed as exposed_metrics, window_of as metrics_window
 from labkit.measure.session import (
@@ -323,12 +323,7 @@ class BenchRunner:
 
     def _probe_info(self, server):
         """/api/info of the probe WAR beside your WARs (--war), for the proof of the mode; else None."""
-        if not getattr(self.config, "wars", ()):
-            return None
-        try:
-            return server.info()
-        except (OSError, ValueError):
-            return None
+        return probe_info(server) if getattr(self.config, "wars", ()) else None
 
     def _mode_proof(self, point, before, server, run):
         """userapp.mode_proof of one window: did your requests run on the mode's threads?"""

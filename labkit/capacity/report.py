@@ -2,9 +2,10 @@
 (write_all is also what ./lab report runs on a committed folder)."""
 import json
 
-from labkit.measure.env import server_host_row, server_url_row
+from labkit.measure.env import payara_text, server_host_row, server_url_row
 from labkit.ground.formatting import number, markdown_table
 from labkit.measure.plan import format_duration
+from labkit.measure.ownapp_report import own_app_section
 from labkit.measure.reference import speed_lines
 from labkit.measure.results import FLAG_MEANINGS, write_csv
 from labkit.ground.machine import cpu_text, normalize_facts
@@ -98,7 +99,7 @@ def setup_rows(run):
         ("Machine", f"{cpu_text(host['cpu_model'], host.get('cpu_id'))}, {host['cpus']} CPUs, {host['memory_gib']} GB, {host['os']}, kernel {host['kernel']}"),
         ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg"])),
         ("JDK", f"{jdk['vendor']} {jdk['runtime_version'] or jdk['version']}"),
-        ("Payara Micro", env.get("payara_micro") or "–"),
+        ("Payara Micro", payara_text(env)),
         ("Load tool", f"vegeta ({tools}): open model, requests due at a fixed rate, latency from each request's "
                       f"intended start"),
         ("CPUs", pinning),
@@ -379,7 +380,7 @@ def report(run):
              "## Capacity at the latency goal", "",
              markdown_table(CAPACITY_HEADERS, capacity_cells(rows)) if rows else "No window was measured.", "",
              "## Ratios between targets", "", _ratio_sections(rows), ""]
-    parts += pair_lines(run) + goal_section(run) + speed_lines(run["env"])
+    parts += own_app_section(run) + pair_lines(run) + goal_section(run) + speed_lines(run["env"])
     if run.get("charts"):
         parts += ["## Charts", ""] + [f"![{name}]({path})" for name, path in run["charts"].items()] + [""]
     used = sorted({f for p in run["points"] for f in p.get("flags", [])})

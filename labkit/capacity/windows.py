@@ -11,6 +11,7 @@ from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from labkit.measure.plan import format_duration
 from labkit.measure.sampler import process_running, write_samples_csv
 from labkit.measure.session import drive, feed_of, host_of, server_jdk, steady_window
+from labkit.servers.userapp import mode_proof, probe_info
 from labkit.capacity.between import TIME_WAIT_DRAINED, check_server, cool_down, full_gc, wait_for_time_wait
 from labkit.capacity.context import DRIVER, remove_raw_results
 from labkit.capacity.points import failed_point, gc_pauses_text, window_point
@@ -92,11 +93,16 @@ class WindowMeasurer:
                         window=(start, end), max_connections=window.connections, requests=context.scenario.requests)
         context.log(f"[{window.heading}] {window.rate:,} req/s for {window.window_s} s (+{preroll_s} s pre-roll)  "
                     f"(ETA {format_duration(self.eta(window))})")
+        # Your WARs (--war): the probe WAR's pool counters around the window, as ./lab bench shows them.
+        before = probe_info(server) if config.wars else None
         run = drive(DRIVER, context.executable, spec, server.pid, context.out_dir, config.sample_interval_s,
                     session.response_bytes, cpus=config.cpus, feed=feed_of(server), load_hosts=config.load_hosts)
         write_samples_csv(context.raw / f"{point_id}.samples.csv", run["samples"])
         load = run["load"]
         record = window_point(context, self.points, point_id, session.index, window, run, spec)
+        if before is not None:
+            record["mode_proof"] = mode_proof(before, probe_info(server), load.responses if load else 0,
+                                              context.targets[window.mode].virtual)
         record["jfr"] = self._jfr_window(session, point_id, start, end)
         self.judge(record, window)
         record["client_sockets"] = sockets

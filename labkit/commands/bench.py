@@ -159,7 +159,7 @@ def run(args):
     raise_open_files_limit(connections)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = record_where(collect(java_home, executables, lab_command_line("bench"), config.cpus), config, args)
+    env = record_where(collect(java_home, executables, lab_command_line("bench"), config.cpus, config.modes), config, args)
     planned = len(config.modes) * max(1, len(config.heaps)) * len(config.drivers) * len(config.levels) * config.repeats
     progress = Progress(planned)
     recorder = RunRecorder(out_dir, config, env, planned)

@@ -128,8 +128,8 @@ def run(args):
     raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = record_where(collect(java_home, {"vegeta": executable}, lab_command_line("capacity"), config.cpus), config,
-                       args)
+    env = record_where(collect(java_home, {"vegeta": executable}, lab_command_line("capacity"), config.cpus,
+                               config.modes), config, args)
     recorder = CapacityRecorder(out_dir, config, env)
     runner = CapacityRunner(config, targets, executable, recorder, java_home=java_home)
     print(f"capacity: {len(config.modes)} target(s) x {len(config.sleeps)} sleep(s), goal {', '.join(str(g) for g in config.goals)}, "

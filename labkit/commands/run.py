@@ -37,6 +37,9 @@ def register(subparsers):
     add_carriers_argument(p)
     p.add_argument("--server", choices=SERVERS, default="payara-micro",
                    help="payara-micro (default), payara-server or glassfish (full servers with an admin console)")
+    p.add_argument("--payara", choices=("6", "7"), default="6",
+                   help="Payara Micro's release line: 6 (Jakarta EE 10, default) or 7 (Jakarta EE 11); "
+                        "bench and capacity name 7's targets payara7-MODE")
     p.add_argument("--admin-password-file", metavar="FILE",
                    help="payara-server, glassfish: the admin password (first line, or AS_ADMIN_PASSWORD=...); "
                         "default: generated once per domain and saved in the domain's loomlab/ folder")
@@ -60,6 +63,9 @@ def run(args):
     if args.server_host.remote and (args.server != "payara-micro" or args.app != "loomlab"):
         raise UsageError("--server-host starts Payara Micro with the lab's WAR (and your WARs) for now; "
                          "leave out --server and --app")
+    if args.payara != "6" and args.server != "payara-micro":
+        raise UsageError(f"--payara {args.payara} is Payara Micro's line: Payara Server 7 is not on Maven Central; "
+                         f"leave out --server or --payara")
     conflict = check_carrier_options(args.carriers, args.jvm_opt)
     if conflict:
         raise UsageError(conflict)

@@ -16,7 +16,7 @@ from labkit.servers.modes import find_mode
 from labkit.soak.config import DEFAULT_PORT, DRIVER, SoakConfig, parse_capacity
 from labkit.soak.runner import run_soak
 from labkit.catalog import all_targets
-from labkit.servers.registry import choices
+from labkit.servers.registry import PAYARA7_PREFIX, choices
 from labkit.ground.arguments import positive_number, positive_seconds, whole_number
 from labkit.measure.cpus import server_jvm_options
 
@@ -79,11 +79,11 @@ def run(args):
     check_port(config)
     executable = ensure_tools([DRIVER])[DRIVER]
     java_home = find_java_home()
-    if any(find_mode(m) for m in config.modes):
+    if any(find_mode(m.removeprefix(PAYARA7_PREFIX)) for m in config.modes):
         ensure_built()
     raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
     out_dir.mkdir(parents=True, exist_ok=True)
-    env = record_where(collect(java_home, {DRIVER: executable}, lab_command_line("soak"), config.cpus), config, args)
+    env = record_where(collect(java_home, {DRIVER: executable}, lab_command_line("soak"), config.cpus, config.modes), config, args)
     result = run_soak(config, targets, executable, out_dir, env)
     print((out_dir / "report.md").read_text())
     print(f"report: {out_dir / 'report.md'}")

@@ -30,7 +30,8 @@ def run(args):
     java_home = find_java_home()
     print(f"JDK: {java_home}", flush=True)
     env = java_env(java_home)
-    pytest = [sys.executable, "-m", "pytest", "-q", "labkit/tests"]
+    # --durations: the slowest tests named at the end, so the suite's time (CI's budget) is watched.
+    pytest = [sys.executable, "-m", "pytest", "-q", "--durations=25", "labkit/tests"]
     if args.quick:
         steps = [[MAVEN, "-B", "test", *args.maven_args], [*pytest, "-m", "not server"]]
     else:

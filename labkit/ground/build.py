@@ -8,8 +8,10 @@ from labkit.ground.jdk import find_java_home, java_env
 
 WAR = ROOT / "app" / "target" / "loomlab.war"
 VIRTUAL_POOL_JAR = ROOT / "virtual-pool" / "target" / "virtual-pool.jar"
-# Copied by the root pom at validate, from Maven Central (fish.payara.extras:payara-micro).
-PAYARA_MICRO_JAR = ROOT / "target" / "payara-micro.jar"
+# Copied by the root pom at validate, from Maven Central (fish.payara.extras:payara-micro): a jar per
+# Payara line the lab runs (<payara.version> and <payara7.version>).
+PAYARA_MICRO_JARS = {6: ROOT / "target" / "payara-micro.jar", 7: ROOT / "target" / "payara-micro-7.jar"}
+PAYARA_MICRO_JAR = PAYARA_MICRO_JARS[6]
 # The Maven wrapper at the root: the Maven release of .mvn/wrapper/maven-wrapper.properties, fetched
 # from Maven Central once, whatever Maven the machine has (or none). Relative: commands run at ROOT.
 MAVEN = "./mvnw"
@@ -30,7 +32,7 @@ def mvn(args, java_home=None, quiet=True):
     return result.stdout
 
 
-def ensure_built(artifacts=(WAR, VIRTUAL_POOL_JAR, PAYARA_MICRO_JAR), rebuild=False, log=print):
+def ensure_built(artifacts=(WAR, VIRTUAL_POOL_JAR, *PAYARA_MICRO_JARS.values()), rebuild=False, log=print):
     """Packages the project (tests skipped) when an artifact is missing or a rebuild is asked for."""
     missing = [a for a in artifacts if not a.exists()]
     if missing or rebuild:

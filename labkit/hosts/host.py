@@ -40,6 +40,7 @@ child=$!
   kill -KILL -$child 2>/dev/null ) >/dev/null 2>&1 &
 wait $child
 """
+BOOT_ID = "/proc/sys/kernel/random/boot_id"
 HOST_PATTERN = re.compile(r"(?:(?P<user>[A-Za-z0-9._-]+)@)?(?P<host>[A-Za-z0-9._-]+|\[[0-9A-Fa-f:]+\])(?::(?P<port>\d{1,5}))?")
 
 
@@ -66,9 +67,22 @@ class LocalHost:
         from labkit.ground.process import stop
         return stop(process, grace_s)
 
+    def printable(self, command):
+        return shlex.join(command)
+
+    def kernel(self):
+        """This kernel's boot id: two hosts with the same one are one machine (network namespaces)."""
+        try:
+            return Path(BOOT_ID).read_text().strip() or None
+        except OSError:
+            return None
+
     def put(self, path, folder=None):
         """A local file is where it is."""
         return Path(path)
+
+    def put_all(self, paths, folder=None):
+        return [Path(path) for path in paths]
 
     def get(self, path, local):
         if Path(path) != Path(local):
@@ -93,19 +107,44 @@ class SshHost:
         self.port = port
         self.ssh_config = Path(ssh_config) if ssh_config else None
         self._workdir = workdir
+        self._home = None
+        self._kernel = None
         self.name = target
         self._address = address
+
+    @property
+    def home(self):
+        """The home folder there, absolute."""
+        if self._home is None:
+            home = self.run(["sh", "-c", 'printf %s "$HOME"']).stdout.strip()
+            if not home.startswith("/"):
+                raise LabError(f"{self.target}: its shell has no absolute $HOME (got '{home}')")
+            self._home = home
+        return self._home
 
     @property
     def workdir(self):
         """The lab's folder there, absolute (~/.loomlab unless given): commands that change
         directory still find what is in it."""
         if self._workdir is None:
-            home = self.run(["sh", "-c", 'printf %s "$HOME"']).stdout.strip()
-            if not home.startswith("/"):
-                raise LabError(f"{self.target}: its shell has no absolute $HOME (got '{home}')")
-            self._workdir = f"{home}/.loomlab"
+            self._workdir = f"{self.home}/.loomlab"
         return self._workdir
+
+    def kernel(self):
+        """The boot id of the kernel there (read once): the same as another host's when both are
+        network namespaces of one machine, as `./lab hosts up` makes them."""
+        if self._kernel is None:
+            # "" when it cannot be read: then it is no other host's.
+            self._kernel = self.run(["cat", BOOT_ID], check=False).stdout.strip()
+        return self._kernel or None
+
+    def printable(self, command):
+        """A command line to show and record: a word in the home folder there starts with ~, as a
+        user would type it (a run's record names no user's home folder, and the line still runs)."""
+        home = self.home + "/"
+        # ~/ stays unquoted: the shell expands a tilde only before the first unquoted slash.
+        return " ".join("~/" + shlex.quote(part[len(home):]) if part.startswith(home) else shlex.quote(part)
+                        for part in command)
 
     @property
     def address(self):
@@ -196,6 +235,20 @@ class SshHost:
             self._scp(str(path), f"{self._scp_target()}:{remote}")
         return remote
 
+    def put_all(self, paths, folder):
+        """Copies local files into `folder` of the work folder there, with one check and one copy
+        for all of them (a jar's libs/), skipping those already there; returns their remote paths."""
+        paths = [Path(path) for path in paths]
+        remote_dir = f"{self.workdir}/{folder}"
+        remote = [f"{remote_dir}/{path.name}" for path in paths]
+        there = self.run(["sh", "-c", 'd=$1; shift; mkdir -p "$d" && sha256sum "$@" 2>/dev/null || true', "sh",
+                          remote_dir, *remote]).stdout
+        present = {name: digest for digest, _, name in (line.partition("  ") for line in there.splitlines())}
+        missing = [path for path, name in zip(paths, remote) if present.get(name) != sha256(path)]
+        if missing:
+            self._scp(*map(str, missing), f"{self._scp_target()}:{remote_dir}/")
+        return remote
+
     def get(self, path, local):
         self._scp(f"{self._scp_target()}:{path}", str(local))
         return Path(local)
@@ -206,13 +259,15 @@ class SshHost:
     def _scp_target(self):
         return self.target
 
-    def _scp(self, source, destination):
+    def _scp(self, *sources_and_destination):
         config = ["-F", str(self.ssh_config)] if self.ssh_config else []
         port = ["-P", str(self.port)] if self.port else []
-        result = subprocess.run(["scp", "-q", *config, *port, *SSH_OPTIONS, source, destination],
+        result = subprocess.run(["scp", "-q", *config, *port, *SSH_OPTIONS, *sources_and_destination],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
         if result.returncode != 0:
-            raise LabError(f"scp {source} {destination}: {result.stderr.strip()[-500:]}")
+            shown = " ".join(sources_and_destination) if len(sources_and_destination) <= 3 else \
+                f"{sources_and_destination[0]} and {len(sources_and_destination) - 2} more files to {sources_and_destination[-1]}"
+            raise LabError(f"scp {shown}: {result.stderr.strip()[-500:]}")
 
     def __str__(self):
         return self.target

@@ -126,11 +126,6 @@ class SpreadRun:
     def __init__(self, driver, executable, spec, hosts, clocks):
         if spec.rate and spec.rate < len(hosts):
             raise LabError(f"{spec.rate} req/s cannot be split over {len(hosts)} load hosts: each needs 1 req/s or more")
-        requests = spec.requests.requests if spec.requests is not None else ()
-        if spec.body_file or any(getattr(request, "body_file", None) for request in requests):
-            # vegeta reads a body from a file its targets name: those files are not sent to the hosts yet.
-            raise LabError("--load-hosts cannot send request bodies yet (POST with a body file): load from this "
-                           "machine, or use requests without a body")
         self.driver = driver
         self.hosts = hosts
         self.clocks = {c.host: c for c in clocks}
@@ -147,7 +142,7 @@ class SpreadRun:
         for host, spec in zip(self.hosts, self.specs):
             vegeta = host.put(self.executable, "tools")
             command = self.driver.command(spec, vegeta)  # writes the targets file here
-            targets = host.put(self.driver.targets_file(spec), "load")
+            targets = stage_targets(host, self.driver.targets_file(spec), body_files(spec))
             results = f"{host.workdir}/load/{self.driver.results_file(spec).name}"
             cpu = f"{host.workdir}/load/{Path(spec.side_file_prefix).name}.cpu"
             command = [targets if part == str(self.driver.targets_file(spec)) else
@@ -215,6 +210,25 @@ class SpreadRun:
         fields = text[text.rfind(")") + 2:].split() if ")" in text else []
         # cutime and cstime (fields 16 and 17): the CPU of the shell's reaped child, vegeta.
         return round((int(fields[13]) + int(fields[14])) / CLOCK_TICKS, 2) if len(fields) > 14 else None
+
+
+def body_files(spec):
+    """The request bodies a spec's targets name (@FILE lines), resolved as the targets file names them."""
+    requests = spec.requests.requests if spec.requests is not None else ()
+    files = [spec.body_file, *(getattr(request, "body_file", None) for request in requests)]
+    return list(dict.fromkeys(str(Path(f).resolve()) for f in files if f))
+
+
+def stage_targets(host, targets_file, bodies):
+    """The targets file on `host`, with the request bodies it names copied there too: vegeta reads a
+    body from the file an @FILE line names, so each line is rewritten to the body's path there (each
+    body in a folder of its own: two bodies may share a file name). Returns the targets' path there."""
+    there = {body: host.put(body, f"load/bodies/{i}") for i, body in enumerate(bodies)}
+    if there:
+        lines = Path(targets_file).read_text().split("\n")
+        Path(targets_file).write_text("\n".join(f"@{there[line[1:]]}" if line.startswith("@") and line[1:] in there
+                                                else line for line in lines))
+    return host.put(targets_file, "load")
 
 
 def merge(loads, tool):

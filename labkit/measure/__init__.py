@@ -19,7 +19,11 @@
 - plan.py         the points of a run grouped by server session, and the time the rest will take
 - progress.py     what a run prints while it runs: plan, point i/N, ETA, live req/s
 - foreground.py   ./lab run's loop: serve until exit, Ctrl-C or a stall (then a thread dump)
+- ownapp_report.py report.md's "Your application" section of bench and capacity (--war, --request):
+                  what was deployed and requested, and the pool's counters around each window
 
-Rule: measure imports catalog, apps, servers, load and ground, never a run or a command
-(labkit/tests/test_import_graph.py). The coming remote hosts make this layer remote, in one place.
+Rule: measure imports catalog, apps, servers, load, hosts and ground, never a run or a command
+(labkit/tests/test_import_graph.py). A server on another host is measured here as a local one: its
+/proc through its feed (labkit/hosts/procfeed.py), jcmd through its host, the load spread over
+load hosts by labkit/load/spread.py.
 """

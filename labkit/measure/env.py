@@ -4,14 +4,17 @@ import zipfile
 from datetime import datetime, timezone
 
 from labkit import ROOT
-from labkit.ground.build import PAYARA_MICRO_JAR
+from labkit.ground.build import PAYARA_MICRO_JARS
 from labkit.ground.jdk import feature_version
 from labkit.ground.machine import facts, jdk_release
 from labkit.load.tools import tool_version
+from labkit.servers.registry import PAYARA7_PREFIX
 
 
-def collect(java_home, executables, command_line, cpus=None):
-    return {
+def collect(java_home, executables, command_line, cpus=None, modes=()):
+    """The run's environment; `modes` its targets: Payara Micro 7's version is added when one of
+    them runs on it (payara7-<mode>)."""
+    env = {
         "collected": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": command_line,
         # The machine under the one vocabulary of labkit/ground/machine.py (FACTS).
@@ -23,6 +26,17 @@ def collect(java_home, executables, command_line, cpus=None):
         # --cpus: which CPUs the server and the load tool were pinned to (null: not pinned).
         "cpus": cpus.to_dict() if cpus else None,
     }
+    if any(str(mode).startswith(PAYARA7_PREFIX) for mode in modes):
+        env["payara_micro_7"] = _payara_version(7)
+    return env
+
+
+def payara_text(env):
+    """The reports' "Payara Micro" row: the version of each line the run used."""
+    text = env.get("payara_micro") or "–"
+    if env.get("payara_micro_7"):
+        text += f"; {env['payara_micro_7']} for the {PAYARA7_PREFIX}* targets"
+    return text
 
 
 def _jdk(java_home):
@@ -31,10 +45,10 @@ def _jdk(java_home):
             "vendor": release.get("IMPLEMENTOR"), "runtime_version": release.get("JAVA_RUNTIME_VERSION")}
 
 
-def _payara_version():
+def _payara_version(line=6):
     """From the jar itself, not from the pom: the jar is what ran."""
     try:
-        with zipfile.ZipFile(PAYARA_MICRO_JAR) as jar:
+        with zipfile.ZipFile(PAYARA_MICRO_JARS[line]) as jar:
             text = jar.read("META-INF/maven/fish.payara.server.internal.extras/payara-micro-boot/pom.properties").decode()
         return next(l.split("=", 1)[1] for l in text.splitlines() if l.startswith("version="))
     except (OSError, KeyError, StopIteration, zipfile.BadZipFile):

@@ -1,5 +1,6 @@
-"""The report's "Your application" section (./lab bench --war/--request): what was deployed and
-requested, and per window the proof that the requests ran on the mode's threads (userapp.mode_proof)."""
+"""The report's "Your application" section (./lab bench and ./lab capacity with --war/--request):
+what was deployed and requested, and per window the proof that the requests ran on the mode's
+threads (servers/userapp.py mode_proof)."""
 
 
 def own_app_section(run):

@@ -19,6 +19,7 @@ from pathlib import Path
 from labkit.servers.carriers import carrier_options
 from labkit.ground.errors import LabError
 from labkit.ground.process import spawn, stop
+from labkit.hosts.host import LocalHost
 from labkit.load.tools import DriverOutputError, redacted
 from labkit.servers.heaps import heap_options
 from labkit.load.spread import START_SLACK_S, SpreadRun
@@ -273,17 +274,38 @@ def _drive_spread(driver, executable, spec, server_pid, sample_interval_s, watch
         if watchdog:
             watchdog.stop()
         samples = sampler.stop() if own_sampler else None
+    wall_s = time.monotonic() - began
     load, per_host, cpu_s, failure = run.results()
+    if own_sampler:
+        resources = measured_resources(spec, samples, sampler, cpu_s)
+        count_load_hosts_beside(resources, run.hosts, per_host, feed.host if feed is not None else LocalHost(), wall_s)
+    else:
+        resources = None
     if load is not None and killed:
         load.complete = False
         load.notes.append(f"stopped by the harness after {time.monotonic() - began:.0f} s: {killed}")
     return {"load": load, "failure": None if load is not None else f"{driver.name} on the load hosts: {failure}",
             "stopped": killed, "command": f"{len(per_host)} load hosts: " + ", ".join(
                 f"{h['host']} {h['rate'] or spec.concurrency} {'req/s' if h['rate'] else 'connections'}" for h in per_host),
-            "samples": samples,
-            "resources": measured_resources(spec, samples, sampler, cpu_s) if own_sampler else None,
+            "samples": samples, "resources": resources,
             "side_files": [p for s in run.specs for p in driver.side_files(s) if Path(p).is_file()],
             "watchdog": watchdog.record() if watchdog else None, "load_hosts": per_host}
+
+
+def count_load_hosts_beside(resources, hosts, per_host, machine, wall_s):
+    """The machine's `other_cores` without the load hosts' vegeta, where the server's machine runs
+    it too: load hosts that are network namespaces of one box share its kernel (same boot id), and
+    their vegeta is then the load tool, not other load. Load hosts on machines of their own are
+    no part of it. Their CPU is each host's over its whole run, spread over the run's wall time."""
+    figures = (resources or {}).get("machine")
+    if not figures or wall_s <= 0:
+        return
+    kernel = machine.kernel()
+    beside = sum(record.get("cpu_s") or 0.0 for host, record in zip(hosts, per_host)
+                 if kernel is not None and host.kernel() == kernel) / wall_s
+    server = (resources.get("server") or {}).get("cpu_cores") or 0.0
+    figures["load_hosts_cores"] = round(beside, 3)
+    figures["other_cores"] = round(max(figures["busy_cores"] - server - beside, 0.0), 3)
 
 
 class PointLog:

@@ -9,12 +9,14 @@
 - appserver/       Payara Server and GlassFish: one lifecycle through asadmin; payara_server.py
                    and glassfish.py say what differs, kinds.py names them for --server
 - baselines.py     the plain-JDK, Helidon and Vert.x servers of baselines*/
+- hosting.py       where a server process runs: here, or on another host over ssh (--server-host):
+                   its files copied there, its JDK, pid, /proc feed and stop, written once
 - userapp.py       your own WARs beside the lab's probe (--war FILE[:/ROOT])
 - carriers.py      --carriers: the virtual-thread scheduler's parallelism
 - heaps.py         --heap: a series per heap size, and which heap a mode needs
 - registry.py      what a target is, the Payara Micro modes' targets, and the catalogue a name is
                    looked up in (labkit/catalog.py loads every other kind into it)
 
-Rule: servers import only ground (labkit/tests/test_import_graph.py); load and servers do not
-know each other.
+Rule: servers import only hosts and ground (labkit/tests/test_import_graph.py); load and servers
+do not know each other.
 """

@@ -4,16 +4,15 @@ Each serves the WAR's /api/sleep and /api/info contract (baselines/, baselines-h
 baselines-vertx/; Vert.x also /api/fanout), so the bench treats them like any Payara mode: a
 target's start(port, jvm_options) returns a started BaselineServer, a labkit.servers.interface.ServerHandle.
 """
-import shlex
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from labkit import ROOT
 from labkit.ground.build import mvn
 from labkit.ground.errors import LabError
-from labkit.ground.jdk import find_java_home, java_env
-from labkit.ground.process import ensure_port_free, spawn, stop, tail, wait_until
+from labkit.ground.jdk import find_java_home
+from labkit.ground.process import tail, wait_until
+from labkit.servers.hosting import HostedProcess
 from labkit.servers.interface import LabServer
 from labkit.servers.registry import Target, register
 
@@ -24,7 +23,6 @@ HELIDON_JAR = ROOT / "baselines-helidon" / "target" / "baselines-helidon.jar"
 HELIDON_LIBS = ROOT / "baselines-helidon" / "target" / "libs"
 VERTX_JAR = ROOT / "baselines-vertx" / "target" / "baselines-vertx.jar"
 VERTX_LIBS = ROOT / "baselines-vertx" / "target" / "libs"
-RUNS = ROOT / ".lab" / "runs"
 
 
 @dataclass(frozen=True)
@@ -75,38 +73,66 @@ def ensure_baselines_built(rebuild=False, log=print):
 
 
 class BaselineServer(LabServer):
-    """One baseline server process on host:port, started as a user would with java -jar."""
+    """One baseline server process on host:port, started as a user would with java -jar: here, or on
+    the host `on` (--server-host), with its jar and libs/ copied there (servers/hosting.py)."""
 
-    def __init__(self, baseline, port, host="127.0.0.1", jvm_options=(), java_home=None, startup_timeout=60):
+    def __init__(self, baseline, port, host="127.0.0.1", jvm_options=(), java_home=None, startup_timeout=60,
+                 on=None, remote_java=None, cpus=None):
         self.baseline = baseline
         self.port = port
-        self.host = host
         self.jvm_options = list(jvm_options)
         self.java_home = java_home or find_java_home()
+        self.hosted = HostedProcess(f"{baseline.name}-{port}", self.java_home, on, remote_java, cpus)
+        self.on = self.hosted.on
+        self.host = self.hosted.address(host)
+        self._server_java_home = self.hosted.java_home
         self.startup_timeout = startup_timeout
-        self.run_dir = RUNS / f"{baseline.name}-{port}"
+        self.run_dir = self.hosted.run_dir
         self.log_path = self.run_dir / "server.log"
-        self.process = None
+        self._jar = None
+
+    @property
+    def process(self):
+        return self.hosted.process
+
+    @property
+    def proc_feed(self):
+        return self.hosted.feed
+
+    @property
+    def pid(self):
+        return self.hosted.pid
+
+    def _jar_path(self):
+        """The jar as the command names it: here where the build left it; there in a folder of its
+        own with its libs/ beside it, as its manifest's Class-Path names them."""
+        if self._jar is None:
+            jar = self.baseline.jar
+            if not self.on.remote:
+                self._jar = str(jar)
+            else:
+                module = jar.stem
+                self.hosted.folder(sorted((jar.parent / "libs").glob("*.jar")), f"{module}/libs")
+                self._jar = self.hosted.folder([jar], module)[0]
+        return self._jar
 
     def command(self):
-        command = [str(self.java_home / "bin" / "java"), *self.jvm_options,
-                   f"-Dhost={self.host}", f"-Dport={self.port}"]
+        command = [self.hosted.java(), *self.jvm_options, f"-Dhost={self.host}", f"-Dport={self.port}"]
         if self.baseline.threads is not None:
             command.append(f"-Dthreads={self.baseline.threads}")
-        command += ["-jar", str(self.baseline.jar)]
+        command += ["-jar", self._jar_path()]
         if self.baseline.server:
             command.append(self.baseline.server)
-        return command
+        return self.hosted.pinned(command)
 
     def printable_command(self):
-        return " ".join(shlex.quote(part) for part in self.command())
+        return self.on.printable(self.command())
 
     def start(self):
-        ensure_port_free(self.port, self.host)
+        self.hosted.ensure_port(self.port, self.host)
         ensure_baselines_built()
-        shutil.rmtree(self.run_dir, ignore_errors=True)
-        self.run_dir.mkdir(parents=True)
-        self.process = spawn(self.command(), self.log_path, cwd=self.run_dir, env=java_env(self.java_home))
+        self.hosted.fresh_run_folder()
+        self.hosted.spawn(self.command(), self.log_path)
         try:
             ready = wait_until(self.is_ready, self.startup_timeout, self.process)
         except BaseException:
@@ -117,6 +143,7 @@ class BaselineServer(LabServer):
             self.stop()
             why = "exited" if exited else f"was not ready within {self.startup_timeout} s"
             raise LabError(f"{self.baseline.name} {why}; last lines of {self.log_path}:\n{tail(self.log_path)}")
+        self.hosted.watch()
         return self
 
     def is_ready(self):
@@ -127,16 +154,17 @@ class BaselineServer(LabServer):
             return False
 
     def stop(self):
-        if self.process is not None:
-            stop(self.process)
+        self.hosted.stop()
 
 
 def _starter(baseline):
-    def start(port, jvm_options=(), jvm_defaults=True):  # the Payara JVM defaults do not apply here
-        return BaselineServer(baseline, port=port, jvm_options=jvm_options).start()
+    # The Payara JVM defaults do not apply here; on= (another host) as for Payara Micro.
+    def start(port, jvm_options=(), jvm_defaults=True, on=None, remote_java=None, cpus=None):
+        return BaselineServer(baseline, port=port, jvm_options=jvm_options, on=on, remote_java=remote_java,
+                              cpus=cpus).start()
     return start
 
 
 for _baseline in BASELINES.values():
     register(Target(_baseline.name, _baseline.description, _baseline.threads, _starter(_baseline),
-                    virtual=_baseline.virtual))
+                    virtual=_baseline.virtual, takes_host=True))

@@ -1,6 +1,6 @@
 """The one interface of a server the lab starts, whatever its kind.
 
-Every kind implements ServerHandle: Payara Micro (payara.py; CargoTracker is Payara Micro with its
+Every kind implements ServerHandle: Payara Micro (payara_micro.py; CargoTracker is Payara Micro with its
 own WAR, cargotracker.py), Payara Server and GlassFish (appserver/server.py), and the plain-JDK,
 Helidon and Vert.x baselines (baselines.py). `./lab run` (foreground.py), `./lab bench`
 (measure/session.py), `./lab capacity` and `./lab soak` use a server through this interface only;

@@ -89,17 +89,23 @@ def choices(known):
     return text
 
 
-def _start_payara(mode):
+# Payara Micro 7's targets: payara7-<mode> (the same mode on the newer line, in the same run as 6's).
+PAYARA7_PREFIX = "payara7-"
+
+
+def _start_payara(mode, line):
     def start(port, jvm_options=(), jvm_defaults=True, apps=(), on=None, remote_java=None, cpus=None):
         from labkit.servers.payara_micro import PayaraMicro
         return PayaraMicro(mode, port=port, jvm_options=jvm_options, jvm_defaults=jvm_defaults, apps=apps, on=on,
-                           remote_java=remote_java, cpus=cpus).start()
+                           remote_java=remote_java, cpus=cpus, line=line).start()
     return start
 
 
-def _payara_micro_target(mode):
-    return Target(mode.name, "Payara Micro: " + mode.description, mode.max_concurrent, _start_payara(mode),
+def _payara_micro_target(mode, line=6):
+    name, product = (mode.name, "Payara Micro") if line == 6 else (PAYARA7_PREFIX + mode.name, "Payara Micro 7")
+    return Target(name, f"{product}: " + mode.description, mode.max_concurrent, _start_payara(mode, line),
                   virtual=mode.virtual, takes_wars=True, takes_host=True)
 
 
 register_mode_targets("", _payara_micro_target)
+register_mode_targets(PAYARA7_PREFIX, lambda mode: _payara_micro_target(mode, line=7))

@@ -180,6 +180,15 @@ def pool_started(info):
     return sum(counts) if counts else None
 
 
+def probe_info(server):
+    """/api/info of the probe WAR beside your WARs, read around a window for mode_proof; None when it
+    does not answer."""
+    try:
+        return server.info()
+    except (OSError, ValueError):
+        return None
+
+
 def mode_proof(before, after, requests_sent, expected_virtual):
     """What the probe WAR saw around a window: the pool's task counter before and after (the user's
     requests and the probe's own run on that pool), and the thread that ran the probe's request.

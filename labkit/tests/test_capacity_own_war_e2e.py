@@ -1,5 +1,5 @@
 """./lab capacity for your own application: a small WAR of the test fixtures on Payara Micro, loaded
-with its own request (each checked 2xx before the search), gives a capacity at an absolute goal."""
+with its own request (each checked 2xx before the search), gives a capacity at an absolute goal, with the pool's counters around each window in its report."""
 import json
 import subprocess
 import sys
@@ -33,6 +33,15 @@ def test_capacity_of_your_war_with_your_request(tmp_path):
     assert any(p["phase"] == "confirm" and p["capacity"]["passed"] for p in run["points"])
     summary = run["summary"][0]
     assert summary["capacity_rps"]["median"] >= 50, summary
+    # The pool's counters around every window, as ./lab bench shows them: virtual's pool counted at
+    # least every answered request of the window (the pre-roll's too), on a virtual thread.
+    proofs = [p["mode_proof"] for p in run["points"] if p.get("load")]
+    assert proofs and all(proof["proven"] is True and proof["request_virtual"] is True for proof in proofs), proofs
+    assert all(proof["pool_tasks"] >= proof["requests_sent"] > 0 for proof in proofs), proofs
+    report = (out / "report.md").read_text()
+    assert "## Your application" in report and "`GET /shop/index.html`: 100 % of requests" in report
+    first = next(p for p in run["points"] if p.get("load"))
+    assert f"| {first['id']} | virtual | {first['mode_proof']['requests_sent']:,} | {first['mode_proof']['pool_tasks']:,} |" in report
 
 
 def test_a_relative_goal_or_a_sleep_is_refused_with_your_requests(tmp_path):

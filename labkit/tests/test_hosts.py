@@ -13,6 +13,8 @@ import textwrap
 import time
 import urllib.request
 
+from pathlib import Path
+
 import pytest
 
 from labkit import ROOT
@@ -143,6 +145,29 @@ def test_a_file_is_copied_once_and_again_when_it_changes(hosts, tmp_path, monkey
 
 
 @needs_root
+def test_files_copied_together_go_in_one_copy_and_only_those_that_differ(hosts, tmp_path, monkeypatch):
+    srv = hosts["srv"]
+    files = []
+    for name in ("a.jar", "b.jar", "c.jar"):
+        files.append(tmp_path / name)
+        files[-1].write_bytes(os.urandom(2048))
+    copies = []
+    real_scp = srv._scp
+    monkeypatch.setattr(srv, "_scp", lambda *args: (copies.append(args[:-1]), real_scp(*args)))
+    folder = f"test-{os.getpid()}/libs"
+    remote = srv.put_all(files, folder)
+    assert remote == [f"{srv.workdir}/{folder}/{name}" for name in ("a.jar", "b.jar", "c.jar")]
+    assert len(copies) == 1 and len(copies[0]) == 3  # one scp for the three
+    files[1].write_bytes(os.urandom(2048))
+    assert srv.put_all(files, folder) == remote
+    assert copies[1:] == [(str(files[1]),)]  # only the changed one is sent again
+    assert srv.put_all(files, folder) == remote and len(copies) == 2
+    digests = srv.run(["sha256sum", *remote]).stdout.split()[::2]
+    assert digests == [__import__("hashlib").sha256(f.read_bytes()).hexdigest() for f in files]
+    srv.run(["rm", "-rf", f"{srv.workdir}/test-{os.getpid()}"])
+
+
+@needs_root
 def test_down_removes_every_namespace_link_and_sshd():
     made = cluster.up(2, log=lambda message: None)
     assert [h.netns for h in made] == ["loomlab-srv", "loomlab-lg1"] and len(cluster.hosts()) == 2
@@ -166,9 +191,121 @@ def test_load_hosts_refuse_a_split_they_cannot_make(tmp_path):
                     side_file_prefix=tmp_path / "p")
     with pytest.raises(LabError, match="2 req/s cannot be split over 3 load hosts"):
         SpreadRun(DRIVERS["vegeta"], "vegeta", spec, hosts, ())
-    body = tmp_path / "body.json"
-    body.write_text("{}")
-    spec = LoadSpec(url="http://198.18.0.2:8080/", concurrency=10, duration_s=5, timeout_s=5, rate=30,
-                    side_file_prefix=tmp_path / "p", body_file=body)
-    with pytest.raises(LabError, match="cannot send request bodies yet"):
-        SpreadRun(DRIVERS["vegeta"], "vegeta", spec, hosts, ())
+
+
+def test_a_load_hosts_targets_name_the_request_bodies_copied_there(tmp_path):
+    from labkit.load.drivers.base import LoadSpec
+    from labkit.load.requests_mix import Request, RequestMix
+    from labkit.load.spread import body_files, stage_targets
+    from labkit.load.tools import DRIVERS
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    order, refund = tmp_path / "a" / "body.json", tmp_path / "b" / "body.json"  # one file name, two bodies
+    order.write_text('{"item": 1}')
+    refund.write_text('{"refund": 1}')
+
+    class Host:  # what SshHost.put does, without a host: the path the file gets there
+        def __init__(self):
+            self.sent = []
+
+        def put(self, path, folder):
+            self.sent.append((str(path), folder))
+            return f"/home/lg/.loomlab/{folder}/{Path(path).name}"
+
+    mix = RequestMix((Request("POST", "/shop/order", body=order.read_bytes(), body_file=order),
+                      Request("POST", "/shop/refund", body=refund.read_bytes(), body_file=refund),
+                      Request("GET", "/shop/")))
+    spec = LoadSpec(url="http://198.18.0.2:8080", concurrency=10, duration_s=5, timeout_s=5, rate=30,
+                    side_file_prefix=tmp_path / "p", requests=mix)
+    driver = DRIVERS["vegeta"]
+    driver.command(spec, "vegeta")  # writes the targets file, naming the bodies here
+    host = Host()
+    assert body_files(spec) == [str(order.resolve()), str(refund.resolve())]
+    remote = stage_targets(host, driver.targets_file(spec), body_files(spec))
+    assert remote == f"/home/lg/.loomlab/load/{driver.targets_file(spec).name}"
+    assert host.sent == [(str(order.resolve()), "load/bodies/0"), (str(refund.resolve()), "load/bodies/1"),
+                         (str(driver.targets_file(spec)), "load")]
+    text = driver.targets_file(spec).read_text()
+    assert "@/home/lg/.loomlab/load/bodies/0/body.json" in text and "@/home/lg/.loomlab/load/bodies/1/body.json" in text
+    assert str(tmp_path) not in text and "GET http://198.18.0.2:8080/shop/" in text
+
+
+def test_server_host_takes_payara_micro_and_the_baselines_and_names_every_other_target():
+    from dataclasses import dataclass
+    from types import SimpleNamespace
+
+    from labkit.catalog import all_targets
+    from labkit.commands.where import on_server_host
+
+    @dataclass(frozen=True)
+    class Config:
+        server_host: object = None
+        remote_java: str | None = None
+
+    catalog = all_targets()
+    args = SimpleNamespace(server_host=SshHost("bench@perf-7"), remote_java="/opt/jdk-25")
+    movable = {name: catalog[name] for name in ("virtual", "platform-4000", "jdk-virtual", "helidon", "vertx-virtual")}
+    config = on_server_host(Config(), args, movable)
+    assert config.server_host is args.server_host and config.remote_java == "/opt/jdk-25"
+    with pytest.raises(UsageError) as refused:
+        on_server_host(Config(), args, {**movable, **{name: catalog[name] for name in
+                                                     ("server-virtual", "glassfish-virtual", "cargotracker-virtual")}})
+    named = str(refused.value)
+    assert "server-virtual, glassfish-virtual, cargotracker-virtual cannot start on another host" in named
+    assert "jdk-virtual," not in named.split(";")[1]  # only the ones that cannot
+    # This machine: nothing to check, every target starts here.
+    assert on_server_host(Config(), SimpleNamespace(server_host=LocalHost(), remote_java=None),
+                          {"server-virtual": catalog["server-virtual"]}) == Config()
+
+
+def test_a_remote_command_is_recorded_with_its_home_folder_as_a_user_types_it():
+    host = SshHost("perf@bench-7")
+    host._home = "/home/perf"  # what `printf %s "$HOME"` answered there
+    line = host.printable(["/opt/jdk/bin/java", "-jar", "/home/perf/.loomlab/files/payara-micro.jar",
+                           "--deploy", "/home/perf/.loomlab/files/my shop.war:/shop", "/home/perfect/x"])
+    assert line == ("/opt/jdk/bin/java -jar ~/.loomlab/files/payara-micro.jar "
+                    "--deploy ~/'.loomlab/files/my shop.war:/shop' /home/perfect/x")
+    # The shell there expands ~ and joins the quoted rest: the recorded line runs as it was run.
+    words = subprocess.run(["sh", "-c", 'HOME=/home/perf; eval "set -- $0"; printf "%s\\n" "$@"', line],
+                           stdout=subprocess.PIPE, text=True, check=True).stdout.splitlines()
+    assert words[2:5] == ["/home/perf/.loomlab/files/payara-micro.jar", "--deploy",
+                          "/home/perf/.loomlab/files/my shop.war:/shop"]
+    assert LocalHost().printable(["java", "-jar", "my shop.war"]) == "java -jar 'my shop.war'"
+
+
+def test_load_hosts_on_the_servers_kernel_are_the_load_tool_not_other_load():
+    from types import SimpleNamespace
+
+    from labkit.measure.session import count_load_hosts_beside
+    box, elsewhere = SimpleNamespace(kernel=lambda: "boot-a"), SimpleNamespace(kernel=lambda: "boot-b")
+    hosts = [SimpleNamespace(kernel=lambda: "boot-a"), SimpleNamespace(kernel=lambda: "boot-b")]
+    per_host = [{"host": "lg1", "cpu_s": 12.0}, {"host": "lg-far", "cpu_s": 30.0}]
+
+    def resources():
+        return {"server": {"cpu_cores": 0.9}, "machine": {"busy_cores": 1.5, "other_cores": 0.6}}
+
+    # lg1 shares the server machine's kernel (a namespace of one box): its 12 s over 60 s are 0.2 cores.
+    on_the_box = resources()
+    count_load_hosts_beside(on_the_box, hosts, per_host, box, wall_s=60)
+    assert on_the_box["machine"]["load_hosts_cores"] == 0.2 and on_the_box["machine"]["other_cores"] == 0.4
+    # Seen from a machine that runs neither, no load host's CPU is on it: other load stays.
+    apart = resources()
+    count_load_hosts_beside(apart, hosts, per_host, SimpleNamespace(kernel=lambda: "boot-c"), wall_s=60)
+    assert apart["machine"]["load_hosts_cores"] == 0 and apart["machine"]["other_cores"] == 0.6
+    # Never below zero; and nothing to correct without the machine's figures.
+    both = resources()
+    count_load_hosts_beside(both, [hosts[0], SimpleNamespace(kernel=lambda: "boot-a")], per_host, box, wall_s=60)
+    assert both["machine"]["other_cores"] == 0.0
+    bare = {"server": {"cpu_cores": 0.9}}
+    count_load_hosts_beside(bare, hosts, per_host, elsewhere, wall_s=60)
+    assert bare == {"server": {"cpu_cores": 0.9}}
+
+
+def test_a_machine_whose_kernel_cannot_be_read_has_no_load_host_beside_it():
+    from types import SimpleNamespace
+
+    from labkit.measure.session import count_load_hosts_beside
+    unknown = SimpleNamespace(kernel=lambda: None)
+    resources = {"server": {"cpu_cores": 0.5}, "machine": {"busy_cores": 1.0, "other_cores": 0.5}}
+    count_load_hosts_beside(resources, [unknown], [{"cpu_s": 30.0}], unknown, wall_s=60)
+    assert resources["machine"]["other_cores"] == 0.5 and resources["machine"]["load_hosts_cores"] == 0

@@ -12,7 +12,7 @@ import yaml
 
 from labkit import ROOT
 from labkit.servers import modes
-from labkit.servers.registry import DEFAULT_MODES
+from labkit.servers.registry import DEFAULT_MODES, PAYARA7_PREFIX
 from labkit.ground.errors import LabError, UsageError
 from labkit.servers.modes import PAYARA_MODES, find_mode, payara_mode, settings
 from labkit.catalog import all_targets
@@ -263,15 +263,26 @@ def _plugin(pom, artifact):
     return next(p for p in plugins.findall("m:plugin", POM_NS) if p.findtext("m:artifactId", namespaces=POM_NS) == artifact)
 
 
-def _failsafe_modes(pom, mode_property):
-    """The modes of the Failsafe executions of a pom's main build, and the summaries `verify` reads."""
+def _failsafe_launches(pom, mode_property):
+    """{container qualifier (arquillian.launch): mode} of the Failsafe executions of a pom's main build,
+    and the summaries `verify` reads."""
     failsafe = _plugin(pom, "maven-failsafe-plugin")
     executions = failsafe.findall("m:executions/m:execution", POM_NS)
-    tested = [e.findtext(f"m:configuration/m:systemPropertyVariables/m:{mode_property}", namespaces=POM_NS)
-              for e in executions]
+    launches = {}
+    for e in executions:
+        mode = e.findtext(f"m:configuration/m:systemPropertyVariables/m:{mode_property}", namespaces=POM_NS)
+        if mode:
+            launch = e.findtext("m:configuration/m:systemPropertyVariables/m:arquillian.launch", namespaces=POM_NS)
+            launches[launch or mode] = mode
     verify = next(e for e in executions if e.findtext("m:goals/m:goal", namespaces=POM_NS) == "verify")
     summaries = [Path(s.text).stem for s in verify.findall("m:configuration/m:summaryFiles/m:summaryFile", POM_NS)]
-    return [m for m in tested if m], summaries
+    return launches, summaries
+
+
+def _failsafe_modes(pom, mode_property):
+    """The modes the Failsafe executions test (each once, whatever Payara line), and the summaries."""
+    launches, summaries = _failsafe_launches(pom, mode_property)
+    return list(dict.fromkeys(launches.values())), summaries
 
 
 def _rendered_by_maven(pom):
@@ -284,25 +295,34 @@ def _rendered_by_maven(pom):
 
 
 def _containers(arquillian):
-    """qualifier -> (pre-boot file, whether the virtual pool is added) of each Payara Micro container."""
+    """qualifier -> (pre-boot file, whether the virtual pool is added, the Payara Micro jar) of each
+    Payara Micro container."""
     containers = {}
     for container in ET.parse(arquillian).getroot().findall("a:container", ARQ_NS):
         options = container.findtext("a:configuration/a:property[@name='extraMicroOptions']", namespaces=ARQ_NS).split()
-        containers[container.get("qualifier")] = (options[options.index("--prebootcommandfile") + 1], "--addlibs" in options)
+        jar = container.findtext("a:configuration/a:property[@name='microJar']", namespaces=ARQ_NS)
+        containers[container.get("qualifier")] = (options[options.index("--prebootcommandfile") + 1], "--addlibs" in options,
+                                                  jar)
     return containers
 
 
 @pytest.mark.parametrize("module, mode_property", [("app", "loomlab.mode"), ("cargotracker", "cargotracker.mode")])
 def test_failsafe_executions_arquillian_containers_and_rendered_modes_agree(module, mode_property):
     pom = ROOT / module / "pom.xml"
-    tested, summaries = _failsafe_modes(pom, mode_property)
+    launches, summaries = _failsafe_launches(pom, mode_property)
+    tested = set(launches.values())
     containers = _containers(ROOT / module / "src" / "test" / "resources" / "arquillian.xml")
     rendered = _rendered_by_maven(pom)
-    assert sorted(summaries) == sorted(tested), "verify reads every execution's summary"
-    assert sorted(containers) == sorted(tested), "one Arquillian container per Failsafe execution"
+    assert sorted(summaries) == sorted(launches), "verify reads every execution's summary"
+    assert sorted(containers) == sorted(launches), "one Arquillian container per Failsafe execution"
     test_only = sorted(p.name for p in TEST_ONLY.iterdir()) if module == "app" else []
     assert sorted(rendered) == sorted(m for m in tested if m not in test_only), "Maven renders what the tests run"
-    for name, (preboot, addlibs) in containers.items():
+    for qualifier, (preboot, addlibs, jar) in containers.items():
+        name = launches[qualifier]
+        # A container on Payara Micro 7 is named payara7-<mode>, tests <mode>, and starts 7's jar.
+        line7 = qualifier.startswith(PAYARA7_PREFIX)
+        assert qualifier == (PAYARA7_PREFIX + name if line7 else name), qualifier
+        assert jar == ("${payara.micro7.jar}" if line7 else "${payara.micro.jar}"), (qualifier, jar)
         if name in test_only:
             assert preboot == f"${{test.domain.config.dir}}/{name}/pre-boot-commands.asadmin"
             virtual = modes.pool_facts(name, settings((TEST_ONLY / name / modes.PREBOOT).read_text()), name)[0]
@@ -400,3 +420,23 @@ def test_the_docker_readme_lists_a_micro_service_per_standard_mode():
     rows = re.findall(r"^\| micro-([\w-]+) \| ([\w-]+) \|", (ROOT / "docker" / "README.md").read_text(), re.M)
     assert [mode for service, mode in rows] == list(PAYARA_MODES)
     assert all(service == mode for service, mode in rows)
+
+
+def test_payara_micro_7_runs_a_mode_test_and_its_jar_is_where_the_lab_starts_it():
+    from labkit.ground.build import PAYARA_MICRO_JARS, pom_property
+    launches, _ = _failsafe_launches(ROOT / "app" / "pom.xml", "loomlab.mode")
+    on_seven = {q: m for q, m in launches.items() if q.startswith(PAYARA7_PREFIX)}
+    assert on_seven == {"payara7-virtual": "virtual"}
+    app = ET.parse(ROOT / "app" / "pom.xml").getroot()
+    jar = app.findtext("m:properties/m:payara.micro7.jar", namespaces=POM_NS)
+    assert jar == "${project.basedir}/../target/" + PAYARA_MICRO_JARS[7].name
+    # The root pom copies <payara7.version> to that file name, as it copies 6's.
+    copy = next(e for e in _plugin(ROOT / "pom.xml", "maven-dependency-plugin").findall("m:executions/m:execution", POM_NS)
+                if e.findtext("m:id", namespaces=POM_NS) == "copy-payara-micro")
+    items = {i.findtext("m:destFileName", namespaces=POM_NS): i.findtext("m:version", namespaces=POM_NS)
+             for i in copy.findall("m:configuration/m:artifactItems/m:artifactItem", POM_NS)}
+    assert items == {PAYARA_MICRO_JARS[6].name: "${payara.version}", PAYARA_MICRO_JARS[7].name: "${payara7.version}"}
+    assert pom_property("payara7.version").startswith("7.") and pom_property("payara.version").startswith("6.")
+    # Every mode has a target on 7 too, started from 7's jar.
+    target = all_targets()["payara7-virtual-4000"]
+    assert target.virtual and target.max_concurrent == 4000 and target.description.startswith("Payara Micro 7:")

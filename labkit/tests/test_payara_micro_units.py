@@ -50,3 +50,39 @@ def test_no_jvm_defaults_leaves_only_the_callers_options():
                          java_home=Path("/jdk"), jvm_defaults=False)
     command = server.command()
     assert command[1:command.index("-jar")] == ["-Xmx1g"]
+
+
+def test_the_payara_7_line_starts_its_own_jar_in_a_run_folder_of_its_own():
+    from labkit.ground.build import PAYARA_MICRO_JARS
+    six = PayaraMicro(payara_mode("virtual"), port=18999, java_home=Path("/jdk"))
+    seven = PayaraMicro(payara_mode("virtual"), port=18999, java_home=Path("/jdk"), line=7)
+    assert six.command()[six.command().index("-jar") + 1] == str(PAYARA_MICRO_JARS[6])
+    assert seven.command()[seven.command().index("-jar") + 1] == str(PAYARA_MICRO_JARS[7])
+    assert PAYARA_MICRO_JARS[6] != PAYARA_MICRO_JARS[7]
+    # The rest of the command is the mode's, the same on both lines: pool jar, pre-boot file, WAR.
+    rest = [part.replace(seven.run_dir.name, six.run_dir.name) for part in seven.command()[seven.command().index("-jar") + 2:]]
+    assert rest == six.command()[six.command().index("-jar") + 2:] and "--addlibs" in rest
+    assert six.run_dir != seven.run_dir and (six.product, seven.product) == ("Payara Micro", "Payara Micro 7")
+
+
+def test_a_run_with_payara_7_targets_records_and_reports_both_versions():
+    import pytest
+
+    from labkit.ground.build import PAYARA_MICRO_JARS, pom_property
+    from labkit.ground.jdk import find_java_home
+    from labkit.measure.env import collect, payara_text
+    assert payara_text({"payara_micro": "6.2025.10"}) == "6.2025.10"
+    assert payara_text({"payara_micro": "6.2025.10", "payara_micro_7": "7.2025.1"}) == \
+        "6.2025.10; 7.2025.1 for the payara7-* targets"
+    if not PAYARA_MICRO_JARS[7].is_file():
+        pytest.skip("target/payara-micro-7.jar is built by ./mvnw package")
+    only_six = collect(find_java_home(), {}, "./lab capacity", modes=("virtual", "jdk-virtual"))
+    both = collect(find_java_home(), {}, "./lab capacity", modes=("virtual", "payara7-virtual"))
+    assert "payara_micro_7" not in only_six
+    assert both["payara_micro_7"] == pom_property("payara7.version")  # read from the jar that runs
+
+
+def test_payara_7_is_payara_micros_line_only(capsys):
+    from labkit.cli import main
+    assert main(["run", "virtual", "--payara", "7", "--server", "payara-server"]) == 2
+    assert "Payara Server 7 is not on Maven Central" in capsys.readouterr().err

@@ -61,9 +61,11 @@ def test_run_on_the_server_host_serves_from_its_address_and_dies_with_the_lab(sr
             pid = json.load(response)["pid"]
         assert f"(pid {pid}," in ready  # the lab reports the JVM that serves
         assert [line.split()[0] for line in jvms_in(srv.netns)] == [str(pid)]  # and it runs inside srv
-        # The command line the lab printed names the copies in the host's work folder.
+        # The command line the lab printed names the copies in the host's work folder...
         command = next(line for line in lines if line.startswith("command:"))
-        assert ".loomlab/files/payara-micro.jar" in command and ".loomlab/files/loomlab.war" in command
+        assert "~/.loomlab/files/payara-micro.jar" in command and "~/.loomlab/files/loomlab.war" in command
+        # ... as a user types them there: a run's record names no user's home folder.
+        assert os.path.expanduser("~/.loomlab") not in command
         os.kill(lab.pid, signal.SIGKILL)
         lab.wait()
         deadline = time.monotonic() + 40  # the leash: SIGTERM at once, SIGKILL after its grace period
@@ -73,3 +75,41 @@ def test_run_on_the_server_host_serves_from_its_address_and_dies_with_the_lab(sr
     finally:
         if lab.poll() is None:
             lab.kill()
+
+
+def test_a_baseline_starts_on_the_server_host_with_its_libs_and_leaves_nothing_there(srv):
+    # Helidon: the baseline whose jar names the most libraries (36) in its manifest's Class-Path.
+    from labkit.hosts.host import parse_host
+    from labkit.servers.baselines import BASELINES, BaselineServer, ensure_baselines_built
+    ensure_baselines_built(log=lambda message: None)
+    host = parse_host("srv", cluster.hosts())
+    server = BaselineServer(BASELINES["helidon"], port=PORT + 1, on=host).start()
+    try:
+        assert server.base_url == f"http://{srv.address}:{PORT + 1}"
+        with urllib.request.urlopen(f"{server.base_url}/api/sleep?ms=5", timeout=30) as response:
+            answer = json.load(response)
+        assert answer["virtual"] is True
+        assert server.info()["pid"] == server.pid
+        assert server.pid in cluster.namespace_pids(srv.netns)
+        # Its /proc is read inside srv: the feed's process is the JVM there, with the heap of a JVM.
+        status = server.proc_feed.latest().process_status
+        assert status is not None and status.rss_kb > 20_000
+        assert "~/.loomlab/files/baselines-helidon/baselines-helidon.jar" in server.printable_command()
+        libs = host.run(["ls", f"{host.workdir}/files/baselines-helidon/libs"]).stdout.split()
+        assert len(libs) == len(list((BASELINES["helidon"].jar.parent / "libs").glob("*.jar")))
+    finally:
+        server.stop()
+    assert server.proc_feed is None
+    assert java_processes_in(srv.netns) == []
+
+
+def java_processes_in(netns):
+    found = []
+    for pid in cluster.namespace_pids(netns):
+        try:
+            program = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")[0].decode(errors="replace")
+        except OSError:
+            continue  # gone meanwhile
+        if program.endswith("/java"):
+            found.append(pid)
+    return found

@@ -14,8 +14,8 @@ MARKER = "<!-- compatibility: labkit/tests/test_virtual_pool_product.py keeps th
 # Where each server's version comes from, and what a test that runs it says: a version named in the
 # table must be the build's (a pom property) unless the row says the lab only ran it by hand or
 # cannot get it.
-VERSIONS = {("Payara Micro", "6"): "payara.version", ("Payara Server", "6"): "payara.version",
-            ("GlassFish", "8"): "glassfish.version"}
+VERSIONS = {("Payara Micro", "6"): "payara.version", ("Payara Micro", "7"): "payara7.version",
+            ("Payara Server", "6"): "payara.version", ("GlassFish", "8"): "glassfish.version"}
 RUNS_SERVER = {"Payara Micro": ("payara-micro", "PayaraMicro"), "Payara Server": ("PayaraServer", "payara-server"),
                "GlassFish": ("GlassFish", "glassfish")}
 CELL = re.compile(r"^(tested|by hand|not run here|not on Maven Central)\b")
