@@ -11,6 +11,7 @@
 - baselines.py     the plain-JDK, Helidon and Vert.x servers of baselines*/
 - hosting.py       where a server process runs: here, or on another host over ssh (--server-host):
                    its files copied there, its JDK, pid, /proc feed and stop, written once
+                   (HostedProcess), and HostedServer, the kinds that start through it
 - userapp.py       your own WARs beside the lab's probe (--war FILE[:/ROOT])
 - carriers.py      --carriers: the virtual-thread scheduler's parallelism
 - heaps.py         --heap: a series per heap size, and which heap a mode needs

@@ -12,8 +12,7 @@ from labkit.ground.build import mvn
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home
 from labkit.ground.process import tail, wait_until
-from labkit.servers.hosting import HostedProcess
-from labkit.servers.interface import LabServer
+from labkit.servers.hosting import HostedProcess, HostedServer
 from labkit.servers.registry import Target, register
 
 BASELINES_JAR = ROOT / "baselines" / "target" / "baselines.jar"
@@ -72,7 +71,7 @@ def ensure_baselines_built(rebuild=False, log=print):
         raise LabError("the build did not produce " + ", ".join(str(m) for m in still_missing))
 
 
-class BaselineServer(LabServer):
+class BaselineServer(HostedServer):
     """One baseline server process on host:port, started as a user would with java -jar: here, or on
     the host `on` (--server-host), with its jar and libs/ copied there (servers/hosting.py)."""
 
@@ -90,18 +89,6 @@ class BaselineServer(LabServer):
         self.run_dir = self.hosted.run_dir
         self.log_path = self.run_dir / "server.log"
         self._jar = None
-
-    @property
-    def process(self):
-        return self.hosted.process
-
-    @property
-    def proc_feed(self):
-        return self.hosted.feed
-
-    @property
-    def pid(self):
-        return self.hosted.pid
 
     def _jar_path(self):
         """The jar as the command names it: here where the build left it; there in a folder of its
@@ -124,9 +111,6 @@ class BaselineServer(LabServer):
         if self.baseline.server:
             command.append(self.baseline.server)
         return self.hosted.pinned(command)
-
-    def printable_command(self):
-        return self.on.printable(self.command())
 
     def start(self):
         self.hosted.ensure_port(self.port, self.host)

@@ -15,6 +15,7 @@ from labkit.ground.process import ensure_nothing_answers, ensure_port_free, spaw
 from labkit.hosts.host import LocalHost
 from labkit.hosts.java import java_home_on
 from labkit.hosts.procfeed import RemoteProcFeed
+from labkit.servers.interface import LabServer
 
 RUNS = ROOT / ".lab" / "runs"
 PID_FILE = "server.pid"
@@ -115,3 +116,25 @@ class HostedProcess:
                 self.on.stop(self.process)
             else:
                 stop(self.process)
+
+
+class HostedServer(LabServer):
+    """A server kind that starts through a HostedProcess (`self.hosted`): its process, pid and /proc
+    feed are the hosted process's, here or on another host."""
+    hosted: HostedProcess
+
+    @property
+    def process(self):
+        return self.hosted.process
+
+    @property
+    def proc_feed(self):
+        return self.hosted.feed
+
+    @property
+    def pid(self):
+        """The JVM's pid on the host that runs it."""
+        return self.hosted.pid
+
+    def printable_command(self):
+        return self.on.printable(self.command())

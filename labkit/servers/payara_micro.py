@@ -6,8 +6,8 @@ from labkit.ground.build import PAYARA_MICRO_JARS, VIRTUAL_POOL_JAR, WAR
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home
 from labkit.ground.process import ensure_port_free, tail, wait_until
-from labkit.servers.hosting import HostedProcess
-from labkit.servers.interface import Foreground, LabServer
+from labkit.servers.hosting import HostedProcess, HostedServer
+from labkit.servers.interface import Foreground
 from labkit.servers.userapp import PROBE_ROOT, deployment_failure, info_path, micro_failure_message, ready_urls
 
 # JVM options every Payara Micro of the lab starts with, whatever its mode (why each: in the file).
@@ -35,7 +35,7 @@ def with_lab_defaults(jvm_options, defaults):
     return kept + list(jvm_options)
 
 
-class PayaraMicro(LabServer):
+class PayaraMicro(HostedServer):
     """One Payara Micro process serving the lab WAR in `mode` on host:port; `line` is the Payara
     release line (6 or 7: ground/build.py's jar of each); `on` is the host that runs it (labkit.hosts:
     this machine, or one reached with SSH, where it listens on that host's address and runs the JDK
@@ -67,19 +67,6 @@ class PayaraMicro(LabServer):
     def product(self):
         return "Payara Micro" if self.line == 6 else f"Payara Micro {self.line}"
 
-    @property
-    def process(self):
-        return self.hosted.process
-
-    @property
-    def proc_feed(self):
-        return self.hosted.feed
-
-    @property
-    def pid(self):
-        """The JVM's pid on the host that runs it."""
-        return self.hosted.pid
-
     def _files(self):
         """The paths the command names, on the host that runs it."""
         if self._staged is None:
@@ -109,9 +96,6 @@ class PayaraMicro(LabServer):
         # was deployed (or failed).
         deploys = [f"{files[f'app{i}']}:{app.context_root}" for i, app in enumerate(self.apps)] + [f"{files['war']}:{PROBE_ROOT}"]
         return [arg for deploy in deploys for arg in ("--deploy", deploy)]
-
-    def printable_command(self):
-        return self.on.printable(self.command())
 
     def start(self):
         self.hosted.ensure_port(self.port, self.host)
