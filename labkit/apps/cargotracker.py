@@ -12,15 +12,16 @@ import base64
 
 from labkit import ROOT
 from labkit.load.scenarios import Scenario, register as register_scenario
-from labkit.ground.build import PAYARA_MICRO_JARS, VIRTUAL_POOL_JAR, ensure_built, mvn, pom_property
+from labkit.ground.build import PAYARA_MICRO_JARS, POOL_JARS, ensure_built, mvn, pom_property
 from labkit.ground.errors import LabError, UsageError
+from labkit.servers.appserver.passwords import generate_password, write_secret
 from labkit.servers.interface import Foreground
 from labkit.servers.payara_micro import PayaraMicro
 from labkit.ground.process import ensure_port_free
 from labkit.servers.registry import Target, register_mode_targets
 
 WAR = ROOT / "cargotracker" / "target" / "cargotracker.war"
-ARTIFACTS = (WAR, VIRTUAL_POOL_JAR, *PAYARA_MICRO_JARS.values())
+ARTIFACTS = (WAR, *POOL_JARS.values(), *PAYARA_MICRO_JARS.values())
 # ./lab run keeps its database here across restarts; bench servers start from fresh sample data
 # (the default folder is inside the run folder, which each start wipes).
 DATA_DIR = ROOT / ".lab" / "cargotracker-data"
@@ -29,24 +30,51 @@ H2_DIR = ROOT / ".lab" / "h2"
 # The operator's password (user admin): created by the application at its first start, if missing.
 ADMIN_PASSWORD_FILE = ROOT / ".lab" / "cargotracker-admin-password"
 ADMIN_USER = "admin"
+# A server on another host reads the same password from its run folder (its working directory).
+REMOTE_PASSWORD_FILE = "cargotracker-admin-password"
 TARGET_PREFIX = "cargotracker-"
 # On board a ship, with an itinerary and a handling history: the richest tracking page.
 SAMPLE_CARGO = "LOOM0004"
 BENCH_TARGETS = (TARGET_PREFIX + "platform-10000", TARGET_PREFIX + "virtual")
 
 
-def data_options(keep_data):
+def data_options(keep_data, password_file=ADMIN_PASSWORD_FILE):
     """The JVM options every CargoTracker server needs. The data-source URL in web.xml names the
     system property cargotracker.data.dir, which has no default, so it is always set: the lab's
     folder for ./lab run, else a folder in the server's working directory (Payara Micro's run
     folder, which each start wipes)."""
-    return [f"-Dcargotracker.admin.password.file={ADMIN_PASSWORD_FILE}",
+    return [f"-Dcargotracker.admin.password.file={password_file}",
             f"-Dcargotracker.data.dir={DATA_DIR if keep_data else BENCH_DATA_DIR}"]
 
 
-def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, jvm_defaults=True, line=6):
-    options = list(jvm_options) + data_options(keep_data)
-    return PayaraMicro(mode, port=port, host=host, war=WAR, jvm_options=options, jvm_defaults=jvm_defaults, line=line)
+def admin_password():
+    """The lab's operator password (ADMIN_PASSWORD_FILE's first line), made here, as the application
+    would make it, when no server has yet: a server on another host is given this one, so that the
+    load tool here logs in with what this machine knows."""
+    try:
+        first = ADMIN_PASSWORD_FILE.read_text().splitlines()[0].strip()
+    except (OSError, IndexError):
+        first = ""
+    if first:
+        return first
+    password = generate_password()
+    write_secret(ADMIN_PASSWORD_FILE, password + "\n")
+    return password
+
+
+def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, jvm_defaults=True, line=6,
+                 on=None, remote_java=None, cpus=None):
+    """CargoTracker on Payara Micro, here or on the host `on` (--server-host). There, the admin password
+    file is the lab's, copied into the server's run folder, and the data are the run folder's."""
+    remote = on is not None and on.remote
+    if remote and keep_data:
+        raise UsageError("CargoTracker keeps its data on this machine only: ./lab run --app cargotracker "
+                         "does not take --server-host")
+    password_file = REMOTE_PASSWORD_FILE if remote else ADMIN_PASSWORD_FILE
+    options = list(jvm_options) + data_options(keep_data, password_file)
+    return PayaraMicro(mode, port=port, host=host, war=WAR, jvm_options=options, jvm_defaults=jvm_defaults, line=line,
+                       on=on, remote_java=remote_java, cpus=cpus,
+                       run_files={REMOTE_PASSWORD_FILE: admin_password() + "\n"} if remote else None)
 
 
 def h2_jar(log=print):
@@ -114,15 +142,16 @@ def admin_authorization(password_file=ADMIN_PASSWORD_FILE):
 
 
 def _starter(mode):
-    def start(port, jvm_options=(), jvm_defaults=True):
+    def start(port, jvm_options=(), jvm_defaults=True, on=None, remote_java=None, cpus=None):
         ensure_built(ARTIFACTS)
-        return payara_micro(mode, port, jvm_options=jvm_options, jvm_defaults=jvm_defaults).start()
+        return payara_micro(mode, port, jvm_options=jvm_options, jvm_defaults=jvm_defaults, on=on,
+                            remote_java=remote_java, cpus=cpus).start()
     return start
 
 
 register_mode_targets(TARGET_PREFIX, lambda mode: Target(
     TARGET_PREFIX + mode.name, "CargoTracker on Payara Micro: " + mode.description, mode.max_concurrent,
-    _starter(mode), virtual=mode.virtual))
+    _starter(mode), virtual=mode.virtual, takes_host=True))
 
 register_scenario(Scenario(
     name="cargotracker-track",

@@ -114,7 +114,7 @@ def on_server_host(config, args, targets):
         return config
     cannot = [target.name for target in targets.values() if not target.takes_host]
     if cannot:
-        raise UsageError(f"--server-host starts Payara Micro's modes and the JDK, Helidon and Vert.x baselines; "
+        raise UsageError(f"--server-host starts Payara Micro's modes, CargoTracker and the JDK, Helidon and Vert.x baselines; "
                          f"{', '.join(cannot)} cannot start on another host yet")
     return replace(config, server_host=host, remote_java=args.remote_java)
 

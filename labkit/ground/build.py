@@ -8,6 +8,9 @@ from labkit.ground.jdk import find_java_home, java_env
 
 WAR = ROOT / "app" / "target" / "loomlab.war"
 VIRTUAL_POOL_JAR = ROOT / "virtual-pool" / "target" / "virtual-pool.jar"
+GRIZZLY5_POOL_JAR = ROOT / "grizzly5-pool" / "target" / "grizzly5-pool.jar"
+# The jar that carries each pool library a mode may name (servers/modes.py: Mode.pool_library).
+POOL_JARS = {"virtual-pool": VIRTUAL_POOL_JAR, "grizzly5-pool": GRIZZLY5_POOL_JAR}
 # Copied by the root pom at validate, from Maven Central (fish.payara.extras:payara-micro): a jar per
 # Payara line the lab runs (<payara.version> and <payara7.version>).
 PAYARA_MICRO_JARS = {6: ROOT / "target" / "payara-micro.jar", 7: ROOT / "target" / "payara-micro-7.jar"}
@@ -32,7 +35,7 @@ def mvn(args, java_home=None, quiet=True):
     return result.stdout
 
 
-def ensure_built(artifacts=(WAR, VIRTUAL_POOL_JAR, *PAYARA_MICRO_JARS.values()), rebuild=False, log=print):
+def ensure_built(artifacts=(WAR, *POOL_JARS.values(), *PAYARA_MICRO_JARS.values()), rebuild=False, log=print):
     """Packages the project (tests skipped) when an artifact is missing or a rebuild is asked for."""
     missing = [a for a in artifacts if not a.exists()]
     if missing or rebuild:
@@ -42,6 +45,11 @@ def ensure_built(artifacts=(WAR, VIRTUAL_POOL_JAR, *PAYARA_MICRO_JARS.values()),
     still_missing = [a for a in artifacts if not a.exists()]
     if still_missing:
         raise LabError("the build did not produce " + ", ".join(str(m) for m in still_missing))
+
+
+def pool_jar(mode):
+    """The jar a mode's HTTP pool class comes from; None for Grizzly's own pool (in every server)."""
+    return POOL_JARS[mode.pool_library] if mode.pool_library else None
 
 
 def pom_property(name):

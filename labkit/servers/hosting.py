@@ -15,6 +15,7 @@ from labkit.ground.process import ensure_nothing_answers, ensure_port_free, spaw
 from labkit.hosts.host import LocalHost
 from labkit.hosts.java import java_home_on
 from labkit.hosts.procfeed import RemoteProcFeed
+from labkit.servers.appserver.passwords import write_secret
 from labkit.servers.interface import LabServer
 
 RUNS = ROOT / ".lab" / "runs"
@@ -69,11 +70,12 @@ class HostedProcess:
 
     def fresh_run_folder(self, files=None):
         """An empty run folder (no configuration leaks from an earlier run); `files` ({name: text})
-        written into it, here and, on another host, there too."""
+        written into it, here and, on another host, there too; owner-only, as a file may hold a
+        password (the copy keeps the mode)."""
         shutil.rmtree(self.run_dir, ignore_errors=True)
         self.run_dir.mkdir(parents=True)
         for name, text in (files or {}).items():
-            (self.run_dir / name).write_text(text)
+            write_secret(self.run_dir / name, text)
         if self.remote:
             self.on.run(["sh", "-c", 'rm -rf "$0" && mkdir -p "$0"', self.host_run_dir])
             if files:

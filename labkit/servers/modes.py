@@ -8,8 +8,9 @@ own lines, then domain-config/shared-limits.asadmin: every server of the lab get
 and Maven's Arquillian runs through `python3 -m labkit.servers.modes render`).
 
 What the lab knows of a mode is read from its rendered commands, never written down a second time:
-virtual when Grizzly's pool class is one of virtual-pool's, bounded by max-thread-pool-size unless
-its class ignores that setting; the description is the file's first line, `# Mode NAME: description`.
+virtual when Grizzly's pool class comes from one of the lab's pool jars (virtual-pool's, or Grizzly 5's
+executor in grizzly5-pool's), bounded by max-thread-pool-size unless its class ignores that setting;
+the description is the file's first line, `# Mode NAME: description`.
 
 Standard library only: the Docker images run this module without the lab's venv.
 """
@@ -38,8 +39,12 @@ SIZED_NAME = re.compile(r"(?P<family>[a-z]+(?:-[a-z]+)*)-(?P<size>\d+)")
 POOL = "configs.config.server-config.thread-pools.thread-pool.http-thread-pool."
 GRIZZLY_POOL = "org.glassfish.grizzly.threadpool.GrizzlyExecutorService"
 VIRTUAL_POOL_PACKAGE = "dev.loomlab.virtualpool."
+# The pool libraries a mode may name, by their classes' package; each serves on virtual threads and is
+# a jar the server must be given (ground/build.py: POOL_JARS): the lab's pool (virtual-pool/) and
+# Grizzly 5's executor for Payara's Grizzly 4 (grizzly5-pool/, the comparison mode upstream-virtual-N).
+POOL_LIBRARIES = {VIRTUAL_POOL_PACKAGE: "virtual-pool", "dev.loomlab.grizzly5pool.": "grizzly5-pool"}
 # virtual-pool's classes that ignore max-thread-pool-size (virtual-pool/README.md); Grizzly's own
-# pool and BoundedVirtualThreadPool are bounded by it.
+# pool, BoundedVirtualThreadPool and Grizzly 5's executor are bounded by it.
 UNBOUNDED_POOLS = frozenset(VIRTUAL_POOL_PACKAGE + name for name in ("VirtualThreadPool", "ReusingVirtualThreadPool"))
 
 
@@ -56,10 +61,8 @@ class Mode:
     source: Path = field(repr=False)
     # N of a template's mode (8 for platform-8); None for a mode of its own folder.
     size: int | None = None
-
-    @property
-    def needs_virtual_pool(self):
-        return self.virtual
+    # The pool library (POOL_LIBRARIES) whose jar the server needs; None for Grizzly's own pool.
+    pool_library: str | None = None
 
 
 @dataclass(frozen=True)
@@ -186,13 +189,19 @@ def _mode(name, source, size, config_dir):
     preboot = (own.rstrip("\n") + f"\n\n# ---- {_shown(shared_file)}: the same in every mode ----\n"
                + shared.rstrip("\n") + "\n")
     virtual, bound = pool_facts(name, settings(preboot), where)
-    return Mode(name, header["description"], virtual, bound, preboot, source, size)
+    return Mode(name, header["description"], virtual, bound, preboot, source, size,
+                library_of(settings(preboot).get(POOL + "classname", GRIZZLY_POOL)))
+
+
+def library_of(pool_class):
+    """The pool library (POOL_LIBRARIES) a pool class comes from; None for a class of the server's."""
+    return next((library for package, library in POOL_LIBRARIES.items() if pool_class.startswith(package)), None)
 
 
 def pool_facts(name, values, where):
     """(virtual?, bound or None) of the HTTP pool the commands configure."""
     pool_class = values.get(POOL + "classname", GRIZZLY_POOL)
-    virtual = pool_class.startswith(VIRTUAL_POOL_PACKAGE)
+    virtual = library_of(pool_class) is not None
     if pool_class in UNBOUNDED_POOLS:
         return virtual, None
     size = values.get(POOL + "max-thread-pool-size", "")

@@ -2,7 +2,7 @@
 import urllib.request
 
 from labkit import ROOT
-from labkit.ground.build import PAYARA_MICRO_JARS, VIRTUAL_POOL_JAR, WAR
+from labkit.ground.build import PAYARA_MICRO_JARS, WAR, pool_jar
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home
 from labkit.ground.process import ensure_port_free, tail, wait_until
@@ -42,8 +42,11 @@ class PayaraMicro(HostedServer):
     found there or `remote_java`: servers/hosting.py)."""
 
     def __init__(self, mode, port=8080, host="127.0.0.1", war=WAR, jvm_options=(), java_home=None,
-                 startup_timeout=180, jvm_defaults=True, apps=(), on=None, remote_java=None, cpus=None, line=6):
+                 startup_timeout=180, jvm_defaults=True, apps=(), on=None, remote_java=None, cpus=None, line=6,
+                 run_files=None):
         self.mode = mode
+        # {name: text} written into the run folder beside the pre-boot file (owner-only, here and there).
+        self.run_files = dict(run_files or {})
         self.line = line
         self.jar = PAYARA_MICRO_JARS[line]
         # Your own WARs (userapp.UserWar): deployed first, then `war` as the probe at userapp.PROBE_ROOT.
@@ -71,8 +74,8 @@ class PayaraMicro(HostedServer):
         """The paths the command names, on the host that runs it."""
         if self._staged is None:
             wanted = {"jar": self.jar, "war": self.war, **{f"app{i}": app.path for i, app in enumerate(self.apps)}}
-            if self.mode.needs_virtual_pool:
-                wanted["pool"] = VIRTUAL_POOL_JAR
+            if pool_jar(self.mode):
+                wanted["pool"] = pool_jar(self.mode)
             self._staged = self.hosted.files(wanted)
         return self._staged
 
@@ -81,7 +84,7 @@ class PayaraMicro(HostedServer):
         files = self._files()
         run_dir = self.hosted.host_run_dir
         command = [self.hosted.java(), *self.jvm_options, "-jar", files["jar"]]
-        if self.mode.needs_virtual_pool:
+        if "pool" in files:
             command += ["--addlibs", files["pool"]]
         command += ["--prebootcommandfile", f"{run_dir}/pre-boot-commands.asadmin",
                     "--rootdir", f"{run_dir}/runtime",
@@ -101,7 +104,8 @@ class PayaraMicro(HostedServer):
         self.hosted.ensure_port(self.port, self.host)
         # A fresh runtime folder each time; the mode's complete pre-boot file (labkit/servers/modes.py),
         # then the lab's own line.
-        self.hosted.fresh_run_folder({"pre-boot-commands.asadmin": self.mode.preboot
+        self.hosted.fresh_run_folder({**self.run_files,
+                                      "pre-boot-commands.asadmin": self.mode.preboot
                                       + "\n# Added by ./lab: listen on this address only.\n"
                                       + BIND_LOOPBACK.format(host=self.host)})
         self.hosted.spawn(self.command(), self.log_path)

@@ -16,6 +16,7 @@ from labkit.servers.registry import DEFAULT_MODES, PAYARA7_PREFIX
 from labkit.ground.errors import LabError, UsageError
 from labkit.servers.modes import PAYARA_MODES, find_mode, payara_mode, settings
 from labkit.catalog import all_targets
+from labkit.ground.build import pool_jar
 
 POOL = "configs.config.server-config.thread-pools.thread-pool.http-thread-pool."
 SHARED = {
@@ -89,7 +90,19 @@ def test_a_virtual_n_mode_is_the_bounded_virtual_pool_of_that_size():
     assert settings(mode.preboot)[POOL + "classname"] == "dev.loomlab.virtualpool.BoundedVirtualThreadPool"
 
 
-@pytest.mark.parametrize("name", [*PAYARA_MODES, "platform-8", "platform-2", "virtual-1", "virtual-1000000"])
+def test_an_upstream_virtual_n_mode_is_grizzly_5s_executor_of_that_size_from_its_own_jar():
+    mode = payara_mode("upstream-virtual-4000")
+    assert (mode.virtual, mode.max_concurrent, mode.pool_library) == (True, 4000, "grizzly5-pool")
+    assert settings(mode.preboot)[POOL + "classname"] == "dev.loomlab.grizzly5pool.Grizzly5VirtualThreadPool"
+    assert pool_jar(mode).name == "grizzly5-pool.jar"
+    # Each jar carries the classes of its library only: the lab's pool, or none for Grizzly's own.
+    assert (payara_mode("virtual-4000").pool_library, pool_jar(payara_mode("virtual-4000")).name) == ("virtual-pool", "virtual-pool.jar")
+    assert (payara_mode("platform-4000").pool_library, pool_jar(payara_mode("platform-4000"))) == (None, None)
+    assert "upstream-virtual-4000" not in PAYARA_MODES, "a comparison mode: no standard size"
+
+
+@pytest.mark.parametrize("name", [*PAYARA_MODES, "platform-8", "platform-2", "virtual-1", "virtual-1000000",
+                                  "upstream-virtual-4000"])
 def test_the_shared_limits_are_in_every_mode_exactly_once_after_its_own_lines(name):
     lines = set_lines(payara_mode(name).preboot)
     for shared in SHARED_BEFORE:
@@ -122,7 +135,8 @@ def test_a_name_no_folder_or_template_gives_is_an_unknown_mode_with_the_choices(
         payara_mode(name)
     message = str(refused.value)
     assert message.startswith(f"unknown mode '{name}'; choose one of: platform-4000, platform-10000, virtual, ")
-    assert "or any platform-N (N from 2 to 10000), virtual-N (N from 1 to 1000000)" in message
+    assert ("or any platform-N (N from 2 to 10000), upstream-virtual-N (N from 1 to 1000000), "
+            "virtual-N (N from 1 to 1000000)") in message
 
 
 def test_a_mode_with_its_own_folder_is_found_before_a_template():
@@ -345,7 +359,7 @@ def _java_expectations():
     named = {m[1]: (m[2] == "true", int(m[3])) for m in
              re.finditer(r'new ModeUnderTest\("([^"]+)", (true|false), (-?\d+), -?\d+\)', java)}
     families = {f: v == "true" for f, v in
-                re.findall(r'"(\w+)", (true|false)', re.search(r"SIZED_FAMILIES = Map\.of\(([^;]*)\);", java)[1])}
+                re.findall(r'"([\w-]+)", (true|false)', re.search(r"SIZED_FAMILIES = Map\.of\(([^;]*)\);", java)[1])}
     return named, families
 
 
@@ -353,7 +367,7 @@ def _java_expects(name):
     named, families = _java_expectations()
     if name in named:
         return named[name]
-    family, size = re.fullmatch(r"([a-z]+)-([1-9]\d*)", name).groups()
+    family, size = re.fullmatch(r"([a-z]+(?:-[a-z]+)*)-([1-9]\d*)", name).groups()
     return families[family], int(size)
 
 

@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from labkit import ROOT
+from labkit.ground import build
 from labkit.servers.appserver import payara_server as ps
 from labkit.servers.appserver.commands import jvm_option_argument, preboot_commands, server_command
 from labkit.servers.appserver.domain import PortLayout
@@ -66,7 +67,7 @@ def _fragment_settings(path, size):
     return found
 
 
-@pytest.mark.parametrize("mode", [*MODES, "platform-8"])
+@pytest.mark.parametrize("mode", [*MODES, "platform-8", "upstream-virtual-4000"])
 def test_translated_pre_boot_file_sets_exactly_what_the_domain_xml_fragments_document(mode):
     """The mode's fragment beside its pre-boot file, plus the shared one: together all it sets, nothing else."""
     rendered = payara_mode(mode)
@@ -237,6 +238,27 @@ def test_a_server_left_on_the_port_by_a_killed_lab_is_stopped_before_the_port_ch
 
     assert gone(pid)
     assert len(messages) == 1 and f"pid {pid}" in messages[0] and domain in messages[0], messages
+
+
+def test_a_mode_gets_its_own_pool_jar_in_the_domain_lib_and_a_leftover_of_another_goes(tmp_path, monkeypatch):
+    built = {}
+    for library in build.POOL_JARS:
+        built[library] = tmp_path / "build" / f"{library}.jar"
+        built[library].parent.mkdir(exist_ok=True)
+        built[library].write_text(f"the {library} jar")
+        monkeypatch.setitem(build.POOL_JARS, library, built[library])
+    distribution = ps.Distribution(version="test", home=tmp_path)
+    for name, wanted in (("upstream-virtual-4000", "grizzly5-pool"), ("virtual", "virtual-pool"), ("platform-4000", None)):
+        server = ps.PayaraServer(payara_mode(name), port=19282, distribution=distribution, java_home=tmp_path)
+        lib = server.domain.dir / "lib"
+        lib.mkdir(parents=True)
+        for library in build.POOL_JARS:  # an earlier run's jars, left in the domain
+            (lib / f"{library}.jar").write_text("stale")
+
+        server._place_pool_jar()
+
+        placed = {jar.name: jar.read_text() for jar in lib.glob("*.jar")}
+        assert placed == ({f"{wanted}.jar": f"the {wanted} jar"} if wanted else {}), name
 
 
 @pytest.mark.parametrize("option", [["--host", "127.0.0.1\nset x=y"], ["--jvm-opt=-Xmx1g\rdeploy /tmp/x.war"],

@@ -1,13 +1,16 @@
 """A server on another host, end to end on the namespace cluster: `./lab run virtual --server-host srv`
 starts Payara Micro inside the srv namespace, reached with ssh; it serves from srv's address on a
 virtual thread, the pid the lab reports is that JVM's, and a lab killed with SIGKILL leaves no
-process in the namespace. Root only (network namespaces); CI runs as root."""
+process in the namespace; a baseline and CargoTracker start there too (CargoTracker with the lab's
+operator password). Root only (network namespaces); CI runs as root."""
+import base64
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -100,6 +103,35 @@ def test_a_baseline_starts_on_the_server_host_with_its_libs_and_leaves_nothing_t
     finally:
         server.stop()
     assert server.proc_feed is None
+    assert java_processes_in(srv.netns) == []
+
+
+def test_cargotracker_on_the_server_host_serves_its_pages_to_the_labs_operator_login(srv):
+    from labkit.apps import cargotracker
+    from labkit.hosts.host import parse_host
+    from labkit.servers.modes import payara_mode
+    ensure_built(cargotracker.ARTIFACTS, log=lambda message: None)
+    host = parse_host("srv", cluster.hosts())
+    server = cargotracker.payara_micro(payara_mode("virtual"), PORT + 2, on=host).start()
+    try:
+        assert server.base_url == f"http://{srv.address}:{PORT + 2}"
+        with urllib.request.urlopen(f"{server.base_url}/track.xhtml?trackingId={cargotracker.SAMPLE_CARGO}",
+                                    timeout=60) as response:
+            assert response.status == 200 and cargotracker.SAMPLE_CARGO in response.read().decode()
+        # The operator's pages with the password this machine holds: the server there was given it.
+        name, _, value = cargotracker.admin_authorization().partition(": ")
+        dashboard = urllib.request.Request(f"{server.base_url}/admin/dashboard.xhtml", headers={name: value})
+        with urllib.request.urlopen(dashboard, timeout=60) as response:
+            assert response.status == 200
+        wrong = "Basic " + base64.b64encode(b"admin:not-the-labs-password").decode()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(f"{server.base_url}/admin/dashboard.xhtml",
+                                                          headers={"Authorization": wrong}), timeout=60)
+        assert refused.value.code == 401
+        there = f"{server.hosted.host_run_dir}/{cargotracker.REMOTE_PASSWORD_FILE}"
+        assert host.run(["stat", "-c", "%a", there]).stdout.strip() == "600"
+    finally:
+        server.stop()
     assert java_processes_in(srv.netns) == []
 
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from labkit.ground import proc
-from labkit.ground.build import VIRTUAL_POOL_JAR
+from labkit.ground.build import POOL_JARS
 from labkit.ground.errors import LabError, UsageError
 from labkit.servers.appserver.asadmin import Asadmin
 from labkit.servers.appserver.passwords import generate_password, write_secret
@@ -61,7 +61,8 @@ class ServerDomain:
         self.applied_file = self.state_dir / "applied.json"
         self.domain_xml = self.dir / "config" / "domain.xml"
         self.pid_file = self.dir / "config" / "pid"
-        self.lib_pool_jar = self.dir / "lib" / VIRTUAL_POOL_JAR.name
+        # Where each pool jar goes when a mode needs it (the server loads lib/ at start).
+        self.lib_pool_jars = [self.dir / "lib" / jar.name for jar in POOL_JARS.values()]
 
     def exists(self):
         return self.domain_xml.is_file()

@@ -25,7 +25,7 @@ from pathlib import Path
 from labkit.ground import proc
 from labkit.hosts.host import sha256
 from labkit import ROOT
-from labkit.ground.build import VIRTUAL_POOL_JAR, WAR
+from labkit.ground.build import WAR, pool_jar
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home
 from labkit.ground.process import ensure_port_free, spawn, stop, tail, terminate, wait_until
@@ -157,7 +157,7 @@ class AppServer(LabServer):
     # -- steps -----------------------------------------------------------------------------------
 
     def _check_inputs(self):
-        missing = [str(p) for p in (self.war, VIRTUAL_POOL_JAR if self.mode.needs_virtual_pool else None,
+        missing = [str(p) for p in (self.war, pool_jar(self.mode),
                                     *(app.path for app in self.apps))
                    if p is not None and not Path(p).is_file()]
         if missing:
@@ -209,13 +209,14 @@ class AppServer(LabServer):
         return asadmin
 
     def _place_pool_jar(self):
-        jar = self.domain.lib_pool_jar
-        if self.mode.needs_virtual_pool:
-            jar.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(VIRTUAL_POOL_JAR, jar)
-        else:
-            # Platform modes run without it, so a leftover classname could not silently load it.
-            jar.unlink(missing_ok=True)
+        wanted = pool_jar(self.mode)
+        for library in self.domain.lib_pool_jars:
+            if wanted and library.name == wanted.name:
+                library.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(wanted, library)
+            else:
+                # A mode runs without the other pool jars, so a leftover classname could not silently load one.
+                library.unlink(missing_ok=True)
 
     def _place_domain_libs(self):
         """The WAR's server-side jars (e.g. a JDBC driver) in the domain's lib folder, under a lab
@@ -318,7 +319,7 @@ class AppServer(LabServer):
             "war": sha256(self.war) if self.deploy else None,
             # Only with your WARs, so a domain configured before them keeps its fingerprint.
             **({"apps": [[app.context_root, sha256(app.path)] for app in self.apps]} if self.apps and self.deploy else {}),
-            "pool": sha256(VIRTUAL_POOL_JAR) if self.mode.needs_virtual_pool else None,
+            "pool": sha256(pool_jar(self.mode)) if pool_jar(self.mode) else None,
             "domain.xml": sha256(self.domain.domain_xml) if self.domain.exists() else None,
         }
         return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()

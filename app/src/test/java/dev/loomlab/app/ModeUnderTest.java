@@ -12,10 +12,11 @@ import java.util.regex.Pattern;
  */
 final class ModeUnderTest {
 
-    /** Sized modes: platform-N (Grizzly's pool of N platform threads), virtual-N (at most N virtual threads at once). */
-    private static final Pattern SIZED = Pattern.compile("(?<family>[a-z]+)-(?<size>[1-9][0-9]*)");
+    /** Sized modes: platform-N (Grizzly's pool of N platform threads), virtual-N (at most N virtual threads at once),
+     *  upstream-virtual-N (the same with Grizzly 5's executor). */
+    private static final Pattern SIZED = Pattern.compile("(?<family>[a-z]+(?:-[a-z]+)*)-(?<size>[1-9][0-9]*)");
     /** For each sized family: whether its threads are virtual. */
-    private static final Map<String, Boolean> SIZED_FAMILIES = Map.of("platform", false, "virtual", true);
+    private static final Map<String, Boolean> SIZED_FAMILIES = Map.of("platform", false, "virtual", true, "upstream-virtual", true);
 
     static final ModeUnderTest VIRTUAL_BOUNDED_TEST = new ModeUnderTest("virtual-bounded-test", true, 10, 10);
     /** The modes a size does not name. */
