@@ -188,9 +188,10 @@ def _mode(name, source, size, config_dir):
         raise LabError(f"{where} sets {twice[0]}, which {_shown(shared_file)} sets for every mode")
     preboot = (own.rstrip("\n") + f"\n\n# ---- {_shown(shared_file)}: the same in every mode ----\n"
                + shared.rstrip("\n") + "\n")
-    virtual, bound = pool_facts(name, settings(preboot), where)
+    values = settings(preboot)
+    virtual, bound = pool_facts(name, values, where)
     return Mode(name, header["description"], virtual, bound, preboot, source, size,
-                library_of(settings(preboot).get(POOL + "classname", GRIZZLY_POOL)))
+                library_of(values.get(POOL + "classname", GRIZZLY_POOL)))
 
 
 def library_of(pool_class):

@@ -74,8 +74,9 @@ class PayaraMicro(HostedServer):
         """The paths the command names, on the host that runs it."""
         if self._staged is None:
             wanted = {"jar": self.jar, "war": self.war, **{f"app{i}": app.path for i, app in enumerate(self.apps)}}
-            if pool_jar(self.mode):
-                wanted["pool"] = pool_jar(self.mode)
+            library = pool_jar(self.mode)
+            if library:
+                wanted["pool"] = library
             self._staged = self.hosted.files(wanted)
         return self._staged
 
