@@ -9,6 +9,7 @@ from labkit.measure.ownapp_report import own_app_section
 from labkit.measure.reference import speed_lines
 from labkit.measure.results import FLAG_MEANINGS, write_csv
 from labkit.ground.machine import cpu_text, normalize_facts
+from labkit.capacity.between import TIME_WAIT_LIMIT
 from labkit.capacity.by_goal import by_goal, run_goals
 from labkit.capacity.charts import write_charts
 from labkit.capacity.goals_report import goal_section
@@ -110,7 +111,7 @@ def setup_rows(run):
         ("Windows", f"{config['duration_s']} s measured after the sleep's pre-roll at the same rate, "
                     f"in one vegeta run with at most twice the connections the goal allows in flight (a request waiting "
                     f"for one waits inside its latency); requests due in the window count; before it, a wait while "
-                    f"more than 8,000 client sockets to the server are in TIME_WAIT; a window the load tool could not drive "
+                    f"more than {TIME_WAIT_LIMIT:,} client sockets to the server are in TIME_WAIT; a window the load tool could not drive "
                     f"(flags client-bound and driver-behind) is measured once more (`-again`) after they drain, and one that "
                     f"missed the goal while the hypervisor took more than {STEAL_AGAIN_SHARE:.0%} of the server's CPUs "
                     f"(steal) once more after {HOST_REST_S} s; after each window a full GC (`jcmd GC.run`), "

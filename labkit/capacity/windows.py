@@ -77,11 +77,9 @@ class WindowMeasurer:
         point_id = window.point_id(self.points)
         if not process_running(server.pid, feed_of(server)):
             why = f"the {window.mode} server (pid {server.pid}) exited before this window"
-            record = failed_point(context, self.points, point_id, session.index, window, why)
+            record = {**failed_point(context, self.points, point_id, session.index, window, why), "server_exited": True}
             context.recorder.add_point(record)
             context.log(f"    {why}")
-            # Set after the record was written, as it always was: the file's record does not carry it.
-            record["server_exited"] = True
             return record
         began = time.monotonic()
         sockets = wait_for_time_wait(server.port)

@@ -60,9 +60,9 @@ def foreground(args, mode, port):
 
 
 def run(args):
-    if args.server_host.remote and (args.server != "payara-micro" or args.app != "loomlab"):
-        raise UsageError("--server-host starts Payara Micro with the lab's WAR (and your WARs) for now; "
-                         "leave out --server and --app")
+    if args.server_host.remote and args.app != "loomlab":
+        raise UsageError("./lab run --server-host serves the lab's WAR (and your WARs) for now; leave out --app "
+                         "(bench, capacity and soak start CargoTracker there: cargotracker-MODE)")
     if args.payara != "6" and args.server != "payara-micro":
         raise UsageError(f"--payara {args.payara} is Payara Micro's line: Payara Server 7 is not on Maven Central; "
                          f"leave out --server or --payara")

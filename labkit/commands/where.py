@@ -114,8 +114,8 @@ def on_server_host(config, args, targets):
         return config
     cannot = [target.name for target in targets.values() if not target.takes_host]
     if cannot:
-        raise UsageError(f"--server-host starts Payara Micro's modes, CargoTracker and the JDK, Helidon and Vert.x baselines; "
-                         f"{', '.join(cannot)} cannot start on another host yet")
+        raise UsageError(f"--server-host: {', '.join(cannot)} cannot start on another host (Payara Micro's modes, "
+                         f"Payara Server's and GlassFish's, CargoTracker and the JDK, Helidon and Vert.x baselines can)")
     return replace(config, server_host=host, remote_java=args.remote_java)
 
 

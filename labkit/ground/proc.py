@@ -267,8 +267,11 @@ def tcp_counter(name, path="/proc/net/netstat"):
     """A kernel TCP counter since boot (e.g. ListenOverflows: connections dropped because a listen
     queue was full), or None when the file does not have it."""
     text = _read(path)
-    if text is None:
-        return None
+    return None if text is None else tcp_counter_in(text, name)
+
+
+def tcp_counter_in(text, name):
+    """The TCP counter `name` in the text of a /proc/net/netstat (read here or on another host), or None."""
     return parse_netstat(text).get("TcpExt", {}).get(name)
 
 

@@ -4,8 +4,9 @@ its run folder, the files its command names, its JDK, its CPUs, its pid, its /pr
 On this machine a server is a child of the lab in .lab/runs/NAME. On a host reached with SSH
 (labkit.hosts) the same command runs there under the leash, in the host's work folder
 (~/.loomlab/runs/NAME), its files copied there once (by checksum), pinned with taskset to the
-host's CPUs of --cpus server=..., its /proc read there for the server's whole life. Payara Micro
-and the baselines start through HostedProcess, so the way to another host is written once.
+host's CPUs of --cpus server=..., its /proc read there for the server's whole life. Payara Micro,
+the baselines and a full server's domain on another host (appserver/on_host.py) start through
+HostedProcess, so the way to another host is written once.
 """
 import shutil
 
@@ -102,11 +103,12 @@ class HostedProcess:
             self._remote_pid = int(text) if text.isdigit() else None
         return self._remote_pid
 
-    def watch(self):
+    def watch(self, pid=None):
         """Once the server answers: its /proc read there, over one ssh connection for its whole
-        life (None here: the sampler reads this machine's /proc itself)."""
+        life (None here: the sampler reads this machine's /proc itself). `pid`: the JVM that serves,
+        when it is not the started process (a full server's launcher starts it)."""
         if self.remote:
-            self.feed = RemoteProcFeed(self.on, self.pid).start()
+            self.feed = RemoteProcFeed(self.on, pid or self.pid).start()
         return self.feed
 
     def stop(self):

@@ -6,12 +6,12 @@ import time
 from urllib.parse import urlsplit
 
 from labkit.ground.errors import LabError
-from labkit.ground.proc import tcp_counter
+from labkit.ground.proc import tcp_counter, tcp_counter_in
 from labkit.load.tools import DRIVERS, LoadSpec
 from labkit.measure.plan import rotated
 from labkit.measure.results import SOAK_SCHEMA
 from labkit.measure.sampler import WindowSampler, process_running, write_samples_csv
-from labkit.measure.session import DRIVER_GRACE_S, drive, feed_of, keep_log, start_server
+from labkit.measure.session import DRIVER_GRACE_S, drive, feed_of, host_of, keep_log, start_server
 from labkit.soak.checks import checks, resource_checks
 from labkit.soak.config import DRIVER, SETTLE_S
 from labkit.soak.report import write_files
@@ -67,12 +67,12 @@ def soak_target(target, config, executable, out_dir, repeat=1, log=print):
         log(f"{mode}: {config.load_s} s at {rate} req/s ({config.factor:g} x {config.capacity[name]:g}), "
             f"open model, then {config.idle_s} s idle")
         load_began = sampler.samples[-1].t if sampler.samples else 0.0
-        overflows_before = tcp_counter("ListenOverflows")
+        overflows_before = listen_overflows(server)
         load = _load(executable, url, config, rate, config.load_s, raw / f"{mode}.load", server.pid, out_dir,
                      sampler)
-        overflows_after = tcp_counter("ListenOverflows")
-        # Connections the kernel dropped because the server's accept queue was full (the whole machine's count,
-        # but nothing else listens here during a soak): the client retries them after 1, 3, 7 s...
+        overflows_after = listen_overflows(server)
+        # Connections the kernel dropped because the server's accept queue was full (the whole host's count,
+        # but nothing else listens there during a soak): the client retries them after 1, 3, 7 s...
         load["listen_overflows"] = (overflows_after - overflows_before
                                     if None not in (overflows_before, overflows_after) else None)
         load_ended = sampler.samples[-1].t if sampler.samples else load_began
@@ -91,6 +91,19 @@ def soak_target(target, config, executable, out_dir, repeat=1, log=print):
         server.stop()
     record["checks"] = checks(record)
     return record
+
+
+def listen_overflows(server):
+    """The ListenOverflows counter of the kernel that holds the server's accept queue: this machine's,
+    or that of --server-host (a network namespace has its own); None when it cannot be read."""
+    host = host_of(server)
+    if host is None:
+        return tcp_counter("ListenOverflows")
+    try:
+        result = host.run(["cat", "/proc/net/netstat"], check=False)
+    except LabError:
+        return None
+    return tcp_counter_in(result.stdout, "ListenOverflows") if result.returncode == 0 else None
 
 
 def _load(executable, url, config, rate, seconds, prefix, server_pid, out_dir, sampler=None, feed=None):

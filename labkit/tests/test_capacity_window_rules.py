@@ -309,6 +309,26 @@ def test_after_a_window_a_server_whose_process_exited_is_lost_without_a_probe(tm
     assert server_lost(record)
 
 
+def test_a_window_whose_server_exited_before_it_is_stored_saying_so(tmp_path):
+    """The record in points.jsonl, not only the one in memory, says the server was gone: the report
+    rebuilt from the folder must see what the live run saw."""
+    import subprocess
+    import sys
+    done = subprocess.Popen([sys.executable, "-c", "pass"])
+    done.wait()
+    runner = bare_runner(tmp_path, capacity_config())
+    stored = []
+    runner.context.recorder.add_point = lambda record: stored.append(dict(record))
+    window = runner._first_window("virtual", SleepSpec(100, 100), "search", 1, None, 2000)
+    session = types.SimpleNamespace(server=types.SimpleNamespace(pid=done.pid), index=0)
+
+    record = runner.windows.measure_once(session, window)
+
+    assert [point["server_exited"] for point in stored] == [True]
+    assert stored[0]["failure"] == f"the virtual server (pid {done.pid}) exited before this window"
+    assert stored[0]["capacity"]["passed"] is False and server_lost(record)
+
+
 def test_without_a_young_collection_count_a_window_counts_on_its_goal_and_is_flagged(tmp_path):
     runner = bare_runner(tmp_path, capacity_config())
     measured = windows_with(runner, lambda window_s: (True, None))  # JFR gave no count

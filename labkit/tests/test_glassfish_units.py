@@ -120,3 +120,10 @@ def test_bad_options_are_usage_errors(args, message):
 def test_glassfish_is_a_usage_error_for_an_unknown_server_kind_typo():
     result = _lab("run", "virtual", "--server", "glasfish")
     assert result.returncode == 2 and "invalid choice: 'glasfish'" in result.stdout
+
+
+def test_run_on_another_host_refuses_cargotracker_and_says_where_it_starts_there():
+    # CargoTracker on another host starts from bench, capacity and soak only: refused before any ssh.
+    result = _lab("run", "virtual", "--app", "cargotracker", "--server-host", "bench@perf-7")
+    assert result.returncode == 2, result.stdout
+    assert "./lab run --server-host serves the lab's WAR" in result.stdout and "cargotracker-MODE" in result.stdout

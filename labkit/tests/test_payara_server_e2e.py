@@ -1,11 +1,14 @@
-"""One real Payara Server domain, end to end: virtual-4000 applied, served, stopped; a wrong password refused.
+"""One real Payara Server domain, end to end: virtual-4000 applied, served, stopped; a wrong password
+refused; the same domain served from the srv namespace (--server-host), as root.
 
 Runs by default (about 1.5 minutes on an idle 2-core machine, the first time plus the ~170 MB
-download); LOOMLAB_SKIP_PAYARA_SERVER=1 skips it. Uses its own domain (loomlab-test-18580), removed after.
+download); LOOMLAB_SKIP_PAYARA_SERVER=1 skips it. Uses its own domain (loomlab-test-18580), removed
+after the module: the test on srv boots the domain the first one configured.
 """
 import json
 import os
 import shutil
+import time
 import urllib.request
 import xml.etree.ElementTree as ET
 
@@ -33,6 +36,14 @@ def _get_json(url):
         return response.status, json.load(response)
 
 
+def wait_for(read, seconds):
+    """read()'s first answer that is not None within `seconds`, else None."""
+    deadline = time.monotonic() + seconds
+    while (value := read()) is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return value
+
+
 def _listeners(domain_xml):
     root = ET.parse(domain_xml).getroot()
     config = next(c for c in root.iter("config") if c.get("name") == "server-config")
@@ -47,6 +58,14 @@ def _assert_nothing_left(server):
             ensure_port_free(port)
         except LabError:
             pytest.fail(f"{name} port {port} still in use after stop")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def test_domain():
+    yield
+    server = PayaraServer(payara_mode("virtual-4000"), port=PORT, domain_name=DOMAIN)
+    shutil.rmtree(server.domain.dir, ignore_errors=True)
+    shutil.rmtree(server.run_dir, ignore_errors=True)
 
 
 def test_virtual_4000_on_payara_server_then_a_wrong_admin_password(tmp_path):
@@ -90,17 +109,48 @@ def test_virtual_4000_on_payara_server_then_a_wrong_admin_password(tmp_path):
         assert server.domain.password_file.read_text() == saved, "a refused password must not replace the saved one"
     finally:
         server.stop()
-        shutil.rmtree(server.domain.dir, ignore_errors=True)
-        shutil.rmtree(server.run_dir, ignore_errors=True)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root (CI runs as root)")
+def test_the_domain_configured_here_serves_from_the_server_host_and_leaves_nothing_there():
+    from labkit.hosts import cluster
+    from labkit.hosts.host import parse_host
+    from labkit.servers.appserver.on_host import DomainOnHost
+    from labkit.tests.test_remote_server_e2e import java_processes_in
+
+    ensure_built(log=lambda message: None)
+    [srv] = cluster.up(1, log=lambda message: None)
+    server = PayaraServer(payara_mode("virtual-4000"), port=PORT, domain_name=DOMAIN, log=lambda message: None)
+    there = DomainOnHost(server, parse_host("srv", cluster.hosts()))
+    try:
+        with there:
+            assert there.base_url == f"http://{srv.address}:{PORT}"
+            status, info = _get_json(there.base_url + "/api/sleep?ms=20")
+            assert status == 200 and info["virtual"] is True
+            info = there.info()
+            # The pid is the server JVM's inside srv (not its launcher's), and /proc is read there.
+            assert info["pid"] == there.pid and there.pid in java_processes_in(srv.netns)
+            reading = wait_for(there.proc_feed.latest, 10)
+            assert reading is not None and reading.process_status.rss_kb > 100_000
+            pools = {p["poolName"]: p for p in info["virtualPools"]}
+            assert pools["http-thread-pool::http-listener-1"]["maxConcurrent"] == 4000  # the mode went with the domain
+            assert server.domain.server_pids() == []  # nothing serves here
+            command = there.printable_command()
+            assert "~/.loomlab/files/payara6-" in command and "start-domain" in command and "AS_JAVA=" in command
+        assert java_processes_in(srv.netns) == [], "the launcher or the server JVM outlived stop()"
+    finally:
+        there.stop()
+        cluster.down(log=lambda message: None)
 
 
 def test_a_domain_left_running_by_a_killed_lab_is_stopped_by_the_next_run():
     """SIGKILL reaches only the lab: its launcher dies with it, the domain JVM lives on holding the
-    ports. The next run on the port, in another mode, names and stops it instead of failing its port check."""
+    ports. The next run on the port names and stops it instead of failing its port check. It runs the
+    same mode, so its domain is configured already and boots once (a leftover of another mode's domain
+    is found the same way: test_payara_server_units)."""
     import signal
     import subprocess
     import sys
-    import time
 
     from labkit import ROOT
     from labkit.servers.appserver import payara_server as ps
@@ -125,10 +175,10 @@ def test_a_domain_left_running_by_a_killed_lab_is_stopped_by_the_next_run():
         assert [domain for _, domain in left] == [f"loomlab-{port}-platform-4000"], "the domain JVM outlived the lab"
 
         messages = []
-        server = PayaraServer(payara_mode("virtual"), port=port, log=messages.append)
+        server = PayaraServer(payara_mode("platform-4000"), port=port, log=messages.append)
         servers.append(server)
         with server:
-            assert server.info()["request"]["virtual"] is True
+            assert server.info()["request"]["virtual"] is False
         assert any(f"pid {left[0][0]}" in m and "killed" in m for m in messages), messages
         assert leftover_servers(distribution.domains_dir, port) == []
     finally:
@@ -138,5 +188,4 @@ def test_a_domain_left_running_by_a_killed_lab_is_stopped_by_the_next_run():
             terminate(pid)
         for server in servers:
             server.stop()
-        for mode in ("platform-4000", "virtual"):
-            shutil.rmtree(distribution.domains_dir / f"loomlab-{port}-{mode}", ignore_errors=True)
+        shutil.rmtree(distribution.domains_dir / f"loomlab-{port}-platform-4000", ignore_errors=True)

@@ -120,6 +120,35 @@ def test_recheck_takes_the_recorded_load_phase_else_where_the_load_tool_was_atta
     assert checks.recheck(dict(untouched), samples(attached=False)) == untouched, "no load phase: left as it was"
 
 
+class _ServerHost:
+    """A --server-host stand-in: `cat /proc/net/netstat` there answers `netstat` (exit 0), or fails."""
+    remote = True
+
+    def __init__(self, netstat=None, error=None, returncode=0):
+        self.netstat, self.error, self.returncode, self.commands = netstat, error, returncode, []
+
+    def run(self, command, timeout=60, check=True):
+        self.commands.append(list(command))
+        if self.error:
+            raise self.error
+        return subprocess.CompletedProcess(command, self.returncode, stdout=self.netstat or "", stderr="")
+
+
+def test_listen_overflows_are_read_on_the_host_whose_kernel_holds_the_servers_accept_queue():
+    import types
+    from labkit.ground.errors import LabError
+    from labkit.ground.proc import tcp_counter
+    there = _ServerHost("TcpExt: SyncookiesSent ListenOverflows\nTcpExt: 0 4242\n")
+    assert runner.listen_overflows(types.SimpleNamespace(on=there)) == 4242
+    assert there.commands == [["cat", "/proc/net/netstat"]]
+    assert runner.listen_overflows(types.SimpleNamespace(on=_ServerHost(error=LabError("ssh srv: refused")))) is None
+    assert runner.listen_overflows(types.SimpleNamespace(on=_ServerHost("", returncode=1))) is None
+    # A server here: this machine's own counter (a host object that is not remote counts as here).
+    here = types.SimpleNamespace(on=types.SimpleNamespace(remote=False, run=None))
+    assert runner.listen_overflows(here) is not None
+    assert abs(runner.listen_overflows(here) - tcp_counter("ListenOverflows")) < 1000
+
+
 def test_capacity_comes_from_a_number_a_list_or_results_json(tmp_path):
     assert soak_config.parse_capacity("150", ("a", "b")) == {"a": 150, "b": 150}
     assert soak_config.parse_capacity("a=100,b=2.5e3", ("a", "b")) == {"a": 100, "b": 2500}

@@ -10,6 +10,7 @@ from labkit.ground.process import interrupt_on_signals
 from labkit.servers.interface import Foreground
 from labkit.servers.userapp import ready_urls
 from labkit.servers.appserver.asadmin import ADMIN_USER
+from labkit.servers.appserver.on_host import DomainOnHost
 from labkit.servers.appserver.passwords import generate_password, write_secret
 
 CONSOLE_PATH = "Configurations → server-config → Thread Pools → http-thread-pool"
@@ -26,6 +27,9 @@ def foreground(cls, args, mode, port):
                  admin_password_file=args.admin_password_file, console_host=args.console_host,
                  apps=getattr(args, "wars", ()))
     server._check_ports()  # before a build or a download, so a busy port fails fast
+    on = getattr(args, "server_host", None)
+    if on is not None and on.remote:
+        return _foreground_on_host(cls, server, on, args.remote_java, mode)
 
     def after(started, info):
         # The launcher outlives restarts from the console; it exits when the server stops for good.
@@ -40,6 +44,18 @@ def foreground(cls, args, mode, port):
                       after=after)
 
 
+def _foreground_on_host(cls, server, on, remote_java, mode):
+    """`./lab run MODE --server KIND --server-host HOST`: the domain configured here, served there."""
+    there = DomainOnHost(server, on, remote_java=remote_java)
+    return Foreground(there, cls.PRODUCT,
+                      before=lambda: [f"mode {mode.name} on {cls.PRODUCT} {server.distribution.version} on {on}: "
+                                      f"{mode.description}",
+                                      f"domain: {server.domain.dir} (configured here, copied to {on})"],
+                      urls=lambda started: ready_urls(started.base_url, started.apps),
+                      after=lambda started, info: [f"log: {started.log_path}",
+                                                   f"command there: {started.printable_command()}"])
+
+
 def _is_loopback(host):
     return host in ("localhost", "::1") or host.startswith("127.")
 
@@ -49,13 +65,18 @@ def register_targets(cls, prefix):
     from labkit.servers.registry import Target, register_mode_targets
 
     def starter(mode):
-        def start(port, jvm_options=(), jvm_defaults=True, apps=()):  # the domain keeps its own JVM options
-            return cls(mode, port=port, jvm_options=jvm_options, apps=apps).start()
+        # The domain keeps its own JVM options (jvm_defaults). On another host (on=): configured
+        # here, booted there (on_host.py).
+        def start(port, jvm_options=(), jvm_defaults=True, apps=(), on=None, remote_java=None, cpus=None):
+            server = cls(mode, port=port, jvm_options=jvm_options, apps=apps)
+            if on is not None and on.remote:
+                return DomainOnHost(server, on, remote_java=remote_java, cpus=cpus).start()
+            return server.start()
         return start
 
     register_mode_targets(prefix, lambda mode: Target(prefix + mode.name, f"{cls.PRODUCT}: " + mode.description,
                                                       mode.max_concurrent, starter(mode), virtual=mode.virtual,
-                                                      takes_wars=True))
+                                                      takes_wars=True, takes_host=True))
 
 
 # ---- python3 -m labkit.<kind> prepare -------------------------------------------------------------
