@@ -9,6 +9,7 @@ would first GET its page and send back the jakarta.faces.ViewState hidden field 
 cookie of that GET; no bench scenario needs one.)
 """
 import base64
+from pathlib import Path
 
 from labkit import ROOT
 from labkit.load.scenarios import Scenario, register as register_scenario
@@ -51,12 +52,9 @@ def admin_password():
     """The lab's operator password (ADMIN_PASSWORD_FILE's first line), made here, as the application
     would make it, when no server has yet: a server on another host is given this one, so that the
     load tool here logs in with what this machine knows."""
-    try:
-        first = ADMIN_PASSWORD_FILE.read_text().splitlines()[0].strip()
-    except (OSError, IndexError):
-        first = ""
-    if first:
-        return first
+    stored = _stored_password(ADMIN_PASSWORD_FILE)
+    if stored:
+        return stored
     password = generate_password()
     write_secret(ADMIN_PASSWORD_FILE, password + "\n")
     return password
@@ -132,13 +130,20 @@ def foreground(args, mode, port):
 
 def admin_authorization(password_file=ADMIN_PASSWORD_FILE):
     """The operator's login as an HTTP Basic header, from the password file's first line."""
-    try:
-        password = password_file.read_text().splitlines()[0].strip()
-    except (OSError, IndexError):
+    password = _stored_password(password_file)
+    if password is None:
         raise LabError(f"no CargoTracker admin password in {password_file}: the application writes it at its "
-                       f"first start; is a CargoTracker server of the lab running?") from None
+                       f"first start; is a CargoTracker server of the lab running?")
     token = base64.b64encode(f"{ADMIN_USER}:{password}".encode()).decode()
     return f"Authorization: Basic {token}"
+
+
+def _stored_password(password_file):
+    """The first line of an operator password file, stripped; None when it cannot be read or is empty."""
+    try:
+        return Path(password_file).read_text().splitlines()[0].strip()
+    except (OSError, IndexError):
+        return None
 
 
 def _starter(mode):

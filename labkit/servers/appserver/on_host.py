@@ -6,7 +6,7 @@ that only from loopback without secure admin (cli.py). So the lab does on this m
 a local run does (AppServer: create the domain, apply the mode, place the pool jar, deploy, with the
 same fingerprint that skips work already done), and the host gets the result:
 
-  files/<distribution>-<version>-<digest>/   the distribution, unpacked there once (its tar is
+  files/<distribution>-<version>/            the distribution, unpacked there once (its tar is
                                              made here once and sent only if its checksum differs)
   runs/<name>/domains/<domain>/              the configured domain, fresh each start, its HTTP
                                              listener on the host's address
@@ -23,7 +23,6 @@ import time
 
 from labkit.ground.errors import LabError
 from labkit.ground.process import tail, wait_until
-from labkit.hosts.host import sha256
 from labkit.servers.hosting import HostedProcess, HostedServer
 
 # Not copied: what the server writes at run time (caches, logs, its pid), and the lab's own state
@@ -123,9 +122,12 @@ class DomainOnHost(HostedServer):
         distribution = self.server.distribution
         archive = distribution_archive(distribution)
         sent = self.hosted.files({"distribution": archive})["distribution"]
-        folder = f"{sent[:-len('.tar')]}-{sha256(archive)[:12]}"  # another tar of the same name: another folder
-        self.on.run(["sh", "-c", 'test -f "$1/.complete" || { rm -rf "$1" && mkdir -p "$1" && '
-                                 'tar -xf "$2" -C "$1" && touch "$1/.complete"; }', "sh", folder, sent], timeout=600)
+        folder = sent[:-len(".tar")]
+        # Unpacked again only when a tar arrived after the last unpacking (put() sends one only when its
+        # checksum differs, and the copy there then is newer than the marker).
+        self.on.run(["sh", "-c", '[ -f "$1/.complete" ] && ! [ "$2" -nt "$1/.complete" ] || { rm -rf "$1" && '
+                                 'mkdir -p "$1" && tar -xf "$2" -C "$1" && touch "$1/.complete"; }', "sh", folder, sent],
+                    timeout=600)
         return f"{folder}/{distribution.TOP_DIR}"
 
     def _send_domain(self):
