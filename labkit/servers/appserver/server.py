@@ -80,6 +80,9 @@ class AppServer(LabServer):
         self.process = None
         self._server_pid = None
         self.admin_password = None
+        # The domain's asadmin with this run's password, once the domain is prepared: for commands
+        # beyond the lab's own on the running server (a test reads Payara's monitoring with it).
+        self.asadmin = None
 
     def product_settings(self):
         """asadmin commands this product needs beyond the mode and the lab's listener settings."""
@@ -129,7 +132,7 @@ class AppServer(LabServer):
         self._check_ports()
         self.distribution.ensure_installed(self.log)
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        asadmin = self._prepare_domain()
+        asadmin = self.asadmin = self._prepare_domain()
         self._place_pool_jar()
         self._place_domain_libs()
         if self._applied() == self._fingerprint():
