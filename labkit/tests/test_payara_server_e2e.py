@@ -58,8 +58,9 @@ def _payara_thread_pool_counts(server):
     return {m.group(1): int(m.group(2)) for m in re.finditer(r"thread-pool\.(\w+)-count = (-?\d+)", output)} or None
 
 
-def _listener_pool(server):
-    return {p["poolName"]: p for p in server.info()["virtualPools"]}["http-thread-pool::http-listener-1"]
+def _listener_pool(info):
+    """The HTTP listener's pool as the WAR's info endpoint reports it (the pool's MBean)."""
+    return {p["poolName"]: p for p in info["virtualPools"]}["http-thread-pool::http-listener-1"]
 
 
 def _assert_nothing_left(server):
@@ -92,8 +93,7 @@ def test_virtual_4000_on_payara_server_then_a_wrong_admin_password(tmp_path):
 
             info = server.info()
             assert info["pid"] == pid
-            pools = {p["poolName"]: p for p in info["virtualPools"]}
-            listener_pool = pools["http-thread-pool::http-listener-1"]
+            listener_pool = _listener_pool(info)
             assert listener_pool["variant"] == "dev.loomlab.virtualpool.BoundedVirtualThreadPool"
             assert listener_pool["maxConcurrent"] == 4000  # from the mode's pre-boot file, through asadmin
             # No 512 MB cap: the heap is sized like Payara Micro's (the JVM default).
@@ -120,7 +120,7 @@ def test_virtual_4000_on_payara_server_then_a_wrong_admin_password(tmp_path):
             for request in in_flight:
                 request.start()
             try:
-                assert wait_for(lambda: _listener_pool(server)["active"] >= 20 or None, 5), "the 20 requests never ran"
+                assert wait_for(lambda: _listener_pool(server.info())["active"] >= 20 or None, 5), "the 20 requests never ran"
                 # Payara registers the figures a moment after monitoring is enabled.
                 counts = wait_for(lambda: _payara_thread_pool_counts(server), 4)
                 assert counts is not None, "Payara's monitoring showed no thread-pool figures"
@@ -128,7 +128,7 @@ def test_virtual_4000_on_payara_server_then_a_wrong_admin_password(tmp_path):
             finally:
                 for request in in_flight:
                     request.join()
-            assert _listener_pool(server)["completed"] >= 21
+            assert _listener_pool(server.info())["completed"] >= 21
             assert _payara_thread_pool_counts(server)["totalexecutedtasks"] == 0
         _assert_nothing_left(server)
         # enable-monitoring wrote domain.xml: back to the configured domain, so the tests after this
@@ -169,8 +169,7 @@ def test_the_domain_configured_here_serves_from_the_server_host_and_leaves_nothi
             assert info["pid"] == there.pid and there.pid in java_processes_in(srv.netns)
             reading = wait_for(there.proc_feed.latest, 10)
             assert reading is not None and reading.process_status.rss_kb > 100_000
-            pools = {p["poolName"]: p for p in info["virtualPools"]}
-            assert pools["http-thread-pool::http-listener-1"]["maxConcurrent"] == 4000  # the mode went with the domain
+            assert _listener_pool(info)["maxConcurrent"] == 4000  # the mode went with the domain
             assert server.domain.server_pids() == []  # nothing serves here
             command = there.printable_command()
             assert "~/.loomlab/files/payara6-" in command and "start-domain" in command and "AS_JAVA=" in command
