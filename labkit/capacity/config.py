@@ -16,9 +16,11 @@ from labkit.servers.registry import choices
 from labkit.capacity.goals import LatencyGoal, goal_limits
 
 MAX_RATE = 200_000
-# A confirmation round walks at most this many steps of --resolution from the found rate: up while its
-# windows meet the goal, down while they miss. Two steps each way bound a round to about ±10 % of the
-# search's rate at the default resolution, and to three windows.
+# A confirmation round walks from the found rate one --resolution step at a time: up while its windows
+# meet the goal, until one misses (or --max-rate), so that a round's capacity is never a floor set by the
+# walk (two runs with a two-step cap reached it in most rounds: capacity.md, upstream-executor.md); and
+# down while they miss, at most this many steps, so that a server that holds nothing costs three windows
+# and its round counts as below the lowest rate it tried.
 CONFIRM_WALK_STEPS = 2
 # The warm-up compiles the request path, which is the same whatever the sleep; a long sleep only slows
 # it down: at 2 s and 1,000 connections the closed-model warm-up sends 500 req/s, a fraction of the
@@ -143,7 +145,7 @@ class CapacityConfig:
                 **({"goals": [goal.to_dict() for goal in self.goals]} if self.other_goals else {}),
                 "duration_s": self.duration_s, "preroll_s": self.preroll_s, "repeats": self.repeats,
                 "start_rate": self.start_rate, "max_rate": self.max_rate, "resolution": self.resolution,
-                "confirm_walk_steps": CONFIRM_WALK_STEPS,
+                "confirm_walk_steps": CONFIRM_WALK_STEPS, "confirm_walk_up": "until a miss",
                 "reference": reference_text() if self.reference else None,
                 "warmup_concurrency": self.warmup_concurrency, "warmup_iteration_s": self.warmup_iteration_s,
                 "warmup_min_s": self.warmup_min_s, "warmup_max_s": self.warmup_max_s,

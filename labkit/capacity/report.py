@@ -143,8 +143,10 @@ def _walk_text(config):
     step, walk = f"{config['resolution'] * 100:g} %", config.get("confirm_walk_steps")
     if walk is None:  # runs made before the walk: a round only went down
         return f"one window at its found rate (a miss is retried {step} lower, twice at most)"
+    limit = (f"up until a window misses (at most {number(config['max_rate'])} req/s), down {walk} steps at most"
+             if config.get("confirm_walk_up") else f"{walk} steps at most")
     return (f"a walk from its found rate: {step} higher after a window that met the goal, {step} lower after one "
-            f"that missed, until the verdict turns, {walk} steps at most (the round's capacity: the highest rate "
+            f"that missed, until the verdict turns, {limit} (the round's capacity: the highest rate "
             f"it held)" + (", once per goal" if config.get("goals") else ""))
 
 

@@ -7,8 +7,9 @@
 2. confirm: `repeats` rounds; in each, every target on a fresh server (warmed up again) walks from
    its found rate, the target order rotated from round to round (recorded): a window that meets the
    goal is followed by one `resolution` higher, one that misses by one `resolution` lower, until the
-   verdict turns or after CONFIRM_WALK_STEPS steps. A round can thus end above the search's rate as
-   well as below it, so the rounds' spread is the capacity's, not the search's step.
+   verdict turns (down: after CONFIRM_WALK_STEPS steps at most; up: at --max-rate at most). A round can
+   thus end above the search's rate as well as below it, so the rounds' spread is the capacity's, not
+   the search's step.
 
 With several goals (--slo p99=+50ms,+5%,...) the search bisects for the main goal first, then, on the
 same server, for each other goal whose capacity the windows so far do not settle (goals.py: a window
@@ -185,16 +186,20 @@ class CapacityRunner:
         self.sessions.run(mode, sleep, "confirm", repeat, work)
 
     def _walk(self, session, window):
-        """Up from a window that met the goal, down from one that missed, one `resolution` at a time
-        until the verdict turns, at most CONFIRM_WALK_STEPS steps. Returns True when the server was lost."""
+        """Up from a window that met the goal until one misses, down from one that missed until one
+        holds (at most CONFIRM_WALK_STEPS steps), one `resolution` at a time. Returns True when the
+        server was lost."""
         record = self.windows.measure(session, window)
         upward = record["capacity"]["passed"]
-        for _ in range(CONFIRM_WALK_STEPS):
-            # Never above --max-rate: the search stopped there, and so does the walk.
-            if (server_lost(record) or record["capacity"]["passed"] != upward
-                    or (upward and window.rate >= self.config.max_rate)):
-                break
-            window = (window.higher(self.config.resolution, self.config.max_rate) if upward
-                      else window.lower(self.config.resolution))
+        steps_down = 0
+        while not server_lost(record) and record["capacity"]["passed"] == upward:
+            if upward:
+                if window.rate >= self.config.max_rate:   # the search stopped there, and so does the walk
+                    break
+                window = window.higher(self.config.resolution, self.config.max_rate)
+            else:
+                if steps_down >= CONFIRM_WALK_STEPS:
+                    break
+                window, steps_down = window.lower(self.config.resolution), steps_down + 1
             record = self.windows.measure(session, window)
         return server_lost(record)

@@ -135,12 +135,14 @@ def test_the_search_bisects_again_on_the_same_server_only_for_goals_its_windows_
     assert all(verdict_at(window(r, 100 + r / 50, goal_ms=g), "p99", 200, 2, 120) is not None for r, g in measured)
 
 
-def test_a_round_walks_up_while_it_holds_and_down_while_it_misses_two_steps_at_most(tmp_path):
+def test_a_round_walks_up_until_a_window_misses_and_down_two_steps_at_most(tmp_path):
     goals = latency_goals("p99=+50ms")
-    for capacity, found, walked in [(10_000, 2000, [2000, 2100, 2205]),   # holds: two steps up
-                                     (2050, 2000, [2000, 2100]),           # holds, then misses one step up
-                                     (1850, 2000, [2000, 1900, 1805]),      # misses twice, holds lower
-                                     (1000, 2000, [2000, 1900, 1805])]:     # misses three times: two steps
+    for capacity, found, walked in [
+            (2500, 2000, [2000, 2100, 2205, 2316, 2432, 2554]),  # holds four steps up: no cap, the miss ends it
+            (2050, 2000, [2000, 2100]),                          # holds, then misses one step up
+            (1850, 2000, [2000, 1900, 1805]),                    # misses twice, holds lower
+            (1000, 2000, [2000, 1900, 1805]),                    # misses three times: two steps down
+            (60_000, 47_000, [47_000, 49_350, 50_000])]:         # holds up to --max-rate (50,000), no further
         runner, measured = model_runner(tmp_path, goals, lambda rate: 140 if rate <= capacity else 400)
         runner._confirm("virtual", SLEEP, 1, {150: found})
         assert [rate for rate, _ in measured] == walked, capacity

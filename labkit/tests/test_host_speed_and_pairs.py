@@ -115,6 +115,17 @@ def test_a_run_made_before_the_walk_keeps_its_report_without_paired_ratios(tmp_p
     assert "Ratios from rounds minutes apart" in report(write_all(paired_run(), tmp_path))
 
 
+def test_the_report_says_how_far_a_round_walked_up_in_the_run_it_shows(tmp_path):
+    capped, open_upward = paired_run(), paired_run()   # runs before and after the walk up lost its cap
+    open_upward["config"]["confirm_walk_up"] = "until a miss"
+    max_rate = f"{open_upward['config']['max_rate']:,}"
+    (tmp_path / "capped").mkdir()
+    (tmp_path / "open").mkdir()
+    assert "until the verdict turns, 2 steps at most (" in report(write_all(capped, tmp_path / "capped"))
+    assert (f"until the verdict turns, up until a window misses (at most {max_rate} req/s), down 2 steps at most ("
+            in report(write_all(open_upward, tmp_path / "open")))
+
+
 # -- the reference, for real -------------------------------------------------------------------------
 @pytest.mark.server
 def test_the_reference_runs_the_jdk_server_at_its_rate_and_leaves_nothing_behind():
