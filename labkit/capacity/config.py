@@ -10,7 +10,7 @@ from labkit.load.tools import DRIVERS
 from labkit.servers.registry import DEFAULT_MODES
 from labkit.measure.cpus import server_jvm_options
 from labkit.measure.reference import reference_text
-from labkit.measure.steadiness import JIT_QUIET_PER_S
+from labkit.measure.steadiness import JIT_QUIET_PER_S, SETTLE_ITERATIONS
 from labkit.ground.errors import UsageError
 from labkit.servers.registry import choices
 from labkit.capacity.goals import LatencyGoal, goal_limits
@@ -88,7 +88,7 @@ class CapacityConfig:
     jvm_defaults: bool = True
     cpus: object = None
     name: str = "capacity"
-    warmup_jit_rate: float = JIT_QUIET_PER_S   # compiles/s the last warm-up iteration may have had
+    warmup_jit_rate: float = JIT_QUIET_PER_S   # compiles/s each settled warm-up iteration may have had
     min_young_gcs: int = 2      # young collections a window needs to count as meeting the goal
     max_window_s: int = 120     # a window re-run for too few of them doubles up to this
     out_dir: Path | None = None
@@ -149,7 +149,8 @@ class CapacityConfig:
                 "reference": reference_text() if self.reference else None,
                 "warmup_concurrency": self.warmup_concurrency, "warmup_iteration_s": self.warmup_iteration_s,
                 "warmup_min_s": self.warmup_min_s, "warmup_max_s": self.warmup_max_s,
-                "warmup_jit_rate": self.warmup_jit_rate, "min_young_gcs": self.min_young_gcs,
+                "warmup_jit_rate": self.warmup_jit_rate, "warmup_jit_iterations": SETTLE_ITERATIONS,
+                "min_young_gcs": self.min_young_gcs,
                 "max_window_s": self.max_window_s, "cooldown_s": self.cooldown_s, "port": self.port,
                 "timeout_s": self.timeout_s, "jvm_options": list(self.jvm_options), "jvm_defaults": self.jvm_defaults,
                 "cpus": self.cpus.to_dict() if self.cpus else None, "name": self.name,

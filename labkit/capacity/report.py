@@ -121,7 +121,7 @@ def setup_rows(run):
         ("Young collections", _gc_rule_text(config)),
         ("Warm-up", f"before any window on a fresh server: closed-model iterations of {config['warmup_iteration_s']} s "
                     f"at {config['warmup_concurrency']} connections until the last 3 agree within ±5 %"
-                    + (f" and the last compiled at most {config['warmup_jit_rate']:g} methods per second "
+                    + (f" and {_jit_iterations_text(config)} compiled at most {config['warmup_jit_rate']:g} methods per second "
                        f"(`sun.ci.totalCompiles`, jcmd; without a count the throughput alone decides)"
                        if config.get("warmup_jit_rate") is not None else "")
                     + f", at least {config.get('warmup_min_s', 0)} s, at most {config['warmup_max_s']} s; then a full "
@@ -137,6 +137,11 @@ def setup_rows(run):
     ]
     rows[1:1] = [row for row in (server_host_row(env), server_url_row(env)) if row]
     return rows
+
+
+def _jit_iterations_text(config):
+    """Which warm-up iterations had to be JIT-quiet: the settled ones, or in runs before that rule the last."""
+    return f"each of the last {config['warmup_jit_iterations']}" if config.get("warmup_jit_iterations") else "the last"
 
 
 def _walk_text(config):

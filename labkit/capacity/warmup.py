@@ -39,7 +39,7 @@ def warm_up(context, server, path, label, response_bytes):
                            "compiles_per_s": round(compiled / (now - read_at), 1) if compiled is not None else None,
                            "seconds": round(now - read_at, 1)})
         compiles_before, read_at = compiles_after, now
-        ended = warmup_end([i["ok_rps"] for i in iterations], iterations[-1]["compiles_per_s"], now - began,
+        ended = warmup_end([i["ok_rps"] for i in iterations], [i["compiles_per_s"] for i in iterations], now - began,
                            config.warmup_min_s, config.warmup_max_s, config.warmup_jit_rate)
     seconds = round(time.monotonic() - began, 1)
     context.timing["warmup_s"].append(seconds)

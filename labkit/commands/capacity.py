@@ -85,9 +85,9 @@ def register(subparsers):
     p.add_argument("--warmup-max", type=whole_number(0, bench_options.MAX_WARMUP_S, "--warmup-max"),
                    metavar="S", help="cap of the warm-up; 0 = no warm-up (default 180)")
     p.add_argument("--warmup-jit-rate", type=decimal_number(0, 100_000, "--warmup-jit-rate"), metavar="PER_S",
-                   help="the warm-up ends only after an iteration in which the JIT compiled at most this many "
-                        "methods per second (sun.ci.totalCompiles, read with jcmd), besides a steady throughput "
-                        "(default 5)")
+                   help="the warm-up ends only when in each of its settled iterations the JIT compiled at most "
+                        "this many methods per second (sun.ci.totalCompiles, read with jcmd), besides a steady "
+                        "throughput (default 5)")
     p.add_argument("--min-young-gcs", type=whole_number(0, 1000, "--min-young-gcs"), metavar="N",
                    help="a window counts as meeting the goal only with at least N young collections in it (JFR); "
                         "one that met it with fewer is measured again twice as long, up to --max-window; "

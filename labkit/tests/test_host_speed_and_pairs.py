@@ -126,6 +126,18 @@ def test_the_report_says_how_far_a_round_walked_up_in_the_run_it_shows(tmp_path)
             in report(write_all(open_upward, tmp_path / "open")))
 
 
+def test_the_report_says_which_warm_up_iterations_had_to_be_jit_quiet_in_the_run_it_shows(tmp_path):
+    before, now = paired_run(), paired_run()   # runs before and after every settled iteration had to be quiet
+    for run in (before, now):
+        run["config"]["warmup_jit_rate"] = 5.0
+    now["config"]["warmup_jit_iterations"] = 3
+    (tmp_path / "before").mkdir()
+    (tmp_path / "now").mkdir()
+    assert "and the last compiled at most 5 methods per second" in report(write_all(before, tmp_path / "before"))
+    assert ("and each of the last 3 compiled at most 5 methods per second"
+            in report(write_all(now, tmp_path / "now")))
+
+
 # -- the reference, for real -------------------------------------------------------------------------
 @pytest.mark.server
 def test_the_reference_runs_the_jdk_server_at_its_rate_and_leaves_nothing_behind():
