@@ -11,7 +11,7 @@ import pytest
 
 from labkit import ROOT
 from labkit.capacity.pairs import pair_lines, paired_ratios
-from labkit.capacity.report import report, write_all
+from labkit.capacity.report import report, setup_rows, write_all
 from labkit.measure import reference
 from labkit.measure.reference import (
     at_speed_of,
@@ -115,27 +115,27 @@ def test_a_run_made_before_the_walk_keeps_its_report_without_paired_ratios(tmp_p
     assert "Ratios from rounds minutes apart" in report(write_all(paired_run(), tmp_path))
 
 
-def test_the_report_says_how_far_a_round_walked_up_in_the_run_it_shows(tmp_path):
+def _setup(run, row):
+    """One row of the report's setup table, as run's config describes its method."""
+    return dict(setup_rows(run))[row]
+
+
+def test_the_report_says_how_far_a_round_walked_up_in_the_run_it_shows():
     capped, open_upward = paired_run(), paired_run()   # runs before and after the walk up lost its cap
     open_upward["config"]["confirm_walk_up"] = "until a miss"
     max_rate = f"{open_upward['config']['max_rate']:,}"
-    (tmp_path / "capped").mkdir()
-    (tmp_path / "open").mkdir()
-    assert "until the verdict turns, 2 steps at most (" in report(write_all(capped, tmp_path / "capped"))
+    assert "until the verdict turns, 2 steps at most (" in _setup(capped, "Confirmation")
     assert (f"until the verdict turns, up until a window misses (at most {max_rate} req/s), down 2 steps at most ("
-            in report(write_all(open_upward, tmp_path / "open")))
+            in _setup(open_upward, "Confirmation"))
 
 
-def test_the_report_says_which_warm_up_iterations_had_to_be_jit_quiet_in_the_run_it_shows(tmp_path):
+def test_the_report_says_which_warm_up_iterations_had_to_be_jit_quiet_in_the_run_it_shows():
     before, now = paired_run(), paired_run()   # runs before and after every settled iteration had to be quiet
     for run in (before, now):
         run["config"]["warmup_jit_rate"] = 5.0
     now["config"]["warmup_jit_iterations"] = 3
-    (tmp_path / "before").mkdir()
-    (tmp_path / "now").mkdir()
-    assert "and the last compiled at most 5 methods per second" in report(write_all(before, tmp_path / "before"))
-    assert ("and each of the last 3 compiled at most 5 methods per second"
-            in report(write_all(now, tmp_path / "now")))
+    assert "and the last compiled at most 5 methods per second" in _setup(before, "Warm-up")
+    assert "and each of the last 3 compiled at most 5 methods per second" in _setup(now, "Warm-up")
 
 
 # -- the reference, for real -------------------------------------------------------------------------
