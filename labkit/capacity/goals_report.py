@@ -2,6 +2,7 @@
 goal, and the goals between which two targets swap places, said plainly."""
 from labkit.ground.formatting import markdown_table, number
 from labkit.capacity.by_goal import CONFIRMED, ranking_turns, value
+from labkit.capacity.pairs import unordered
 
 
 def goal_cell(row):
@@ -58,6 +59,10 @@ def goal_section(run):
         else:
             parts.append(f"- **The ranking holds** at every goal here: {' > '.join(_order(members))} "
                          f"(medians, or the bracket's rate that met the goal).")
+        texts = {r["goal_ms"]: r["goal"] for r in members}
+        parts += [f"- **By rounds, no order** between {p['a']} and {p['b']} at {texts.get(p['goal_ms'], '')} "
+                  f"({p['goal_ms']:g} ms): one round put each ahead (ratios above)."
+                  for p in unordered(run) if (p["sleep_min_ms"], p["sleep_max_ms"]) == (low, high)]
         parts.append("")
     return parts
 

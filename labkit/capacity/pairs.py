@@ -4,7 +4,9 @@ In each confirmation round every target runs on a fresh server, one after anothe
 from round to round; so round r of two targets was measured minutes apart, while their searches (and
 the medians over all rounds) may lie an hour apart on a host whose speed drifts. The ratio of each
 round's pair, and the median and spread of those ratios, compare the targets at one host speed.
-Computed from results.json's points, so ./lab report rebuilds it exactly.
+A run with several goals walked rounds for each, so each goal gets its own pairs; where one round puts
+one target ahead and another round the other, the rounds do not order the two at that goal, whatever
+the medians say. Computed from results.json's points, so ./lab report rebuilds it exactly.
 """
 import statistics
 
@@ -21,32 +23,43 @@ def _round_capacity(windows):
 
 
 def paired_ratios(run):
-    """[{sleep_min_ms, sleep_max_ms, a, b, per_round: [{repeat, ratio, bound}], median, min, max, n,
-    apart_min}] for each pair of targets (a before b in --modes) with rounds in common; bound: "at
-    most" / "at least" when a round's capacity is an upper bound (it held no rate), "unknown" for both;
-    apart_min: the most minutes between a pair's two windows."""
+    """[{sleep_min_ms, sleep_max_ms, goal_ms, a, b, per_round: [{repeat, ratio, bound}], median, min, max,
+    n, apart_min}] for each goal the rounds were walked for (the main goal first) and each pair of targets
+    (a before b in --modes) with rounds in common; bound: "at most" / "at least" when a round's capacity
+    is an upper bound (it held no rate), "unknown" for both; apart_min: the most minutes between a pair's
+    two windows."""
     config = run["config"]
     pairs = []
     for sleep in config["sleeps"]:
         key = (sleep["sleep_min_ms"], sleep["sleep_max_ms"])
-        by_mode = {}
-        for mode in config["modes"]:
-            windows = [p for p in run["points"] if p["mode"] == mode and sleep_key(p) == key
-                       and p["phase"] == "confirm" and measured_for(p, sleep["goal_ms"])]
-            per_round = {}
-            for p in windows:
-                per_round.setdefault(p["repeat"], []).append(p)
-            by_mode[mode] = {repeat: _round_capacity(ws) for repeat, ws in per_round.items()}
-        modes = [m for m in config["modes"] if by_mode[m]]
-        for i, a in enumerate(modes):
-            for b in modes[i + 1:]:
-                common = sorted(by_mode[a].keys() & by_mode[b].keys())
-                if common:
-                    pairs.append(_pair(key, a, b, [(r, by_mode[a][r], by_mode[b][r]) for r in common]))
+        for goal_ms in sleep.get("goals_ms") or [sleep["goal_ms"]]:
+            by_mode = {}
+            for mode in config["modes"]:
+                windows = [p for p in run["points"] if p["mode"] == mode and sleep_key(p) == key
+                           and p["phase"] == "confirm" and measured_for(p, goal_ms)]
+                per_round = {}
+                for p in windows:
+                    per_round.setdefault(p["repeat"], []).append(p)
+                by_mode[mode] = {repeat: _round_capacity(ws) for repeat, ws in per_round.items()}
+            modes = [m for m in config["modes"] if by_mode[m]]
+            for i, a in enumerate(modes):
+                for b in modes[i + 1:]:
+                    common = sorted(by_mode[a].keys() & by_mode[b].keys())
+                    if common:
+                        pairs.append(_pair(key, goal_ms, a, b,
+                                           [(r, by_mode[a][r], by_mode[b][r]) for r in common]))
     return pairs
 
 
-def _pair(key, a, b, rounds):
+def rounds_disagree(pair):
+    """Whether one round puts a ahead and another b: a ratio above 1 that is not an upper bound against a
+    ratio below 1 that is not a lower bound (a bound on the wrong side says nothing)."""
+    a_ahead = any(r["ratio"] > 1 and r["bound"] in (None, "at least") for r in pair["per_round"])
+    b_ahead = any(r["ratio"] < 1 and r["bound"] in (None, "at most") for r in pair["per_round"])
+    return a_ahead and b_ahead
+
+
+def _pair(key, goal_ms, a, b, rounds):
     per_round, apart = [], []
     for repeat, (rate_a, below_a, at_a), (rate_b, below_b, at_b) in rounds:
         bound = "unknown" if below_a and below_b else "at most" if below_a else "at least" if below_b else None
@@ -54,34 +67,57 @@ def _pair(key, a, b, rounds):
         if at_a is not None and at_b is not None:
             apart.append(abs(at_a - at_b) / 60)
     values = [r["ratio"] for r in per_round]
-    return {"sleep_min_ms": key[0], "sleep_max_ms": key[1], "a": a, "b": b, "per_round": per_round,
-            "median": statistics.median(values), "min": min(values), "max": max(values), "n": len(values),
-            "apart_min": round(max(apart), 1) if apart else None}
+    return {"sleep_min_ms": key[0], "sleep_max_ms": key[1], "goal_ms": goal_ms, "a": a, "b": b,
+            "per_round": per_round, "median": statistics.median(values), "min": min(values), "max": max(values),
+            "n": len(values), "apart_min": round(max(apart), 1) if apart else None}
 
 
 BOUND_MARKS = {None: "", "at most": "≤", "at least": "≥", "unknown": "?"}
 
 
+def _walked(run):
+    """The run's paired ratios; [] for runs made before the rounds walked both ways (their reports stay
+    as they were)."""
+    return [] if run["config"].get("confirm_walk_steps") is None else paired_ratios(run)
+
+
+def unordered(run):
+    """The pairs whose rounds disagree (rounds_disagree), for the goal table to say so."""
+    return [pair for pair in _walked(run) if rounds_disagree(pair)]
+
+
 def pair_lines(run):
-    """report.md's section of paired ratios; [] for runs made before the rounds walked both ways
-    (their reports stay as they were) or without a pair."""
-    if run["config"].get("confirm_walk_steps") is None:
-        return []
-    pairs = paired_ratios(run)
+    """report.md's section of paired ratios; [] without a pair (or for a run made before the walk)."""
+    pairs = _walked(run)
     if not pairs:
         return []
+    several_goals = len({pair["goal_ms"] for pair in pairs}) > 1
+    goal_column = ("goal | ", "---|") if several_goals else ("", "")
+    percentile = run["config"]["goal"]["percentile"].replace("p999", "p99.9")
     lines = ["## Ratios from rounds minutes apart", "",
              "Each confirmation round measured every target on a fresh server, one after another (order rotated "
              "per round), so each round's pair was measured minutes apart at one host speed. Per pair: each "
              "round's capacity ratio (row target ÷ column target), their median [min–max], and the most minutes "
              "between a pair's windows. ≤ / ≥: a round's capacity is an upper bound (it held no rate), so its ratio "
              "is a bound too; ? where both are.", "",
-             "| sleep | ratio | per round | median [min–max] | rounds apart, minutes |", "|---|---|---|---|---:|"]
+             f"| sleep | {goal_column[0]}ratio | per round | median [min–max] | rounds apart, minutes |",
+             f"|---|{goal_column[1]}---|---|---|---:|"]
     for pair in pairs:
         low, high = pair["sleep_min_ms"], pair["sleep_max_ms"]
-        rounds = ", ".join(f"r{r['repeat']} {BOUND_MARKS[r['bound']]}{r['ratio']:.2f}×" for r in pair["per_round"])
+        goal = f"{percentile} ≤ {pair['goal_ms']:g} ms | " if several_goals else ""
         sleep = f"{low} ms" if low == high else f"{low}-{high} ms"
         apart = "–" if pair["apart_min"] is None else f"{pair['apart_min']:g}"
-        lines.append(f"| {sleep} | {pair['a']} ÷ {pair['b']} | {rounds} | "
+        lines.append(f"| {sleep} | {goal}{pair['a']} ÷ {pair['b']} | {round_texts(pair)} | "
                      f"{pair['median']:.2f}× [{pair['min']:.2f}–{pair['max']:.2f}] n={pair['n']} | {apart} |")
+    disagree = [pair for pair in pairs if rounds_disagree(pair)]
+    if disagree:
+        lines.append("")
+        lines += [f"- **The rounds do not order** {pair['a']} and {pair['b']} at {percentile} ≤ {pair['goal_ms']:g} "
+                  f"ms: one round puts each ahead ({round_texts(pair)}), so the median's side of 1 is not a ranking."
+                  for pair in disagree]
     return lines + [""]
+
+
+def round_texts(pair):
+    """'r1 0.99×, r2 ≥1.04×, r3 0.85×'."""
+    return ", ".join(f"r{r['repeat']} {BOUND_MARKS[r['bound']]}{r['ratio']:.2f}×" for r in pair["per_round"])

@@ -10,7 +10,7 @@ import types
 import pytest
 
 from labkit import ROOT
-from labkit.capacity.pairs import pair_lines, paired_ratios
+from labkit.capacity.pairs import pair_lines, paired_ratios, rounds_disagree
 from labkit.capacity.report import report, setup_rows, write_all
 from labkit.measure import reference
 from labkit.measure.reference import (
@@ -105,6 +105,55 @@ def test_each_rounds_pair_gives_a_ratio_and_a_round_that_held_nothing_gives_a_bo
     assert pair["median"] == 1.5 and pair["min"] == 1.16 and pair["apart_min"] == 4.0
     text = "\n".join(pair_lines(paired_run()))
     assert "| 100 ms | virtual ÷ platform-4000 | r1 1.50×, r2 ≥1.50×, r3 1.16× | 1.50× [1.16–1.50] n=3 | 4 |" in text
+
+
+def rounds_of(*ratios):
+    return {"a": "platform-10000", "b": "virtual-4000", "goal_ms": 110,
+            "per_round": [{"repeat": i, "ratio": r, "bound": b} for i, (r, b) in enumerate(ratios, start=1)]}
+
+
+def test_rounds_disagree_only_when_one_round_puts_each_target_ahead_beyond_its_bound():
+    assert rounds_disagree(rounds_of((0.99, None), (1.04, "at least"), (0.85, None)))
+    assert not rounds_disagree(rounds_of((0.73, None), (0.81, "at least"), (0.66, None)))
+    # A lower bound under 1 and an upper bound over 1 say nothing about the order.
+    assert not rounds_disagree(rounds_of((1.2, None), (0.9, "at least")))
+    assert not rounds_disagree(rounds_of((1.2, "at most"), (0.9, None)))
+    assert not rounds_disagree(rounds_of((1.0, None), (0.9, None)))
+
+
+def two_goal_paired_run():
+    """paired_run with a second goal, 110 ms, whose rounds disagree: virtual ahead in round 1,
+    platform-4000 in rounds 2 and 3."""
+    run = paired_run()
+    run["config"]["sleeps"][0]["goals_ms"] = [150, 110]
+    run["config"]["goals"] = [{"percentile": "p99", "ms": 50.0, "relative_to_sleep": True},
+                              {"percentile": "p99", "ms": 10.0, "relative_to_sleep": True, "percent_of_sleep": True}]
+    fast = [105] * 100
+    for repeat, (virtual, platform) in enumerate(((2000, 1800), (1700, 1900), (1600, 2000)), start=1):
+        for mode, rate, at in (("virtual", virtual, 1100 + repeat * 600), ("platform-4000", platform, 1400 + repeat * 600)):
+            window = point(mode, "confirm", rate, True, fast, repeat=repeat)
+            window["capacity"]["goal_ms"] = 110
+            window["window"] = {"epoch_s": [at, at + 15]}
+            run["points"].append(window)
+    return run
+
+
+def test_each_goal_gets_its_own_round_pairs_and_a_goal_where_the_rounds_disagree_is_said(tmp_path):
+    pairs = {pair["goal_ms"]: pair for pair in paired_ratios(two_goal_paired_run())}
+    assert sorted(pairs) == [110, 150]
+    assert [round(r["ratio"], 3) for r in pairs[150]["per_round"]] == [1.5, 1.5, 1.16]
+    assert [round(r["ratio"], 3) for r in pairs[110]["per_round"]] == [1.111, 0.895, 0.8]
+    assert pairs[110]["apart_min"] == 5.0
+    assert not rounds_disagree(pairs[150]) and rounds_disagree(pairs[110])
+    text = "\n".join(pair_lines(two_goal_paired_run()))
+    assert "| 100 ms | p99 ≤ 110 ms | virtual ÷ platform-4000 | r1 1.11×, r2 0.89×, r3 0.80× | 0.89× [0.80–1.11] n=3 | 5 |" \
+        in text
+    assert "**The rounds do not order** virtual and platform-4000 at p99 ≤ 110 ms" in text
+    assert "at p99 ≤ 150 ms" not in text
+    # The goal table's ranking is by medians; the report says where the rounds give none.
+    goal_text = report(write_all(two_goal_paired_run(), tmp_path)).split("## Capacity per goal")[1]
+    assert "- **By rounds, no order** between virtual and platform-4000 at +10% (110 ms)" in goal_text
+    assert "+50ms (150 ms): one round" not in goal_text
 
 
 def test_a_run_made_before_the_walk_keeps_its_report_without_paired_ratios(tmp_path):
