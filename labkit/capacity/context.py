@@ -20,7 +20,8 @@ def remove_raw_results(paths):
 
 
 def _no_timings():
-    return {"start_s": [], "warmup_s": [], "step_s": [], "search_windows": [], "confirm_windows": []}
+    return {"reference_s": [], "start_s": [], "warmup_s": [], "step_s": [], "search_windows": [],
+            "confirm_windows": []}
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,10 @@ from labkit.capacity.windows import WindowMeasurer
 EXPECTED_SEARCH_WINDOWS = 10
 EXPECTED_CONFIRM_WINDOWS = 2.5
 EXPECTED_BISECTION_WINDOWS = 3
+# Seconds of one host-speed reference (its warm-up and window, a JDK server's start), before any is
+# measured. A warm-up's guess is the middle of its bounds: Payara's took 80-123 s of at most 180 at
+# 100 ms, the JDK server's 34 s; the minimum alone made a first ETA of 44 min for a run of 53.
+EXPECTED_REFERENCE_S = 25
 
 
 def _scenario(config, out_dir):
@@ -90,12 +94,16 @@ class CapacityRunner:
                         self._confirm(mode, sleep, repeat, found[mode])
 
     def remaining_s(self, searches_left, confirms_left, steps_left_now=0):
-        """Seconds still to go: server starts, warm-ups and windows (averages measured so far)."""
+        """Seconds still to go: host-speed references, server starts, warm-ups and windows (averages
+        measured so far)."""
         avg = lambda values, guess: sum(values) / len(values) if values else guess
-        session = avg(self.timing["start_s"], 20) + avg(self.timing["warmup_s"], 30)
-        step = avg(self.timing["step_s"], self.config.preroll_for(self.config.sleeps[0]) + self.config.duration_s + 8)
+        config = self.config
+        reference = avg(self.timing["reference_s"], EXPECTED_REFERENCE_S) if config.reference else 0
+        session = (reference + avg(self.timing["start_s"], 20)
+                   + avg(self.timing["warmup_s"], (config.warmup_min_s + config.warmup_max_s) / 2))
+        step = avg(self.timing["step_s"], config.preroll_for(config.sleeps[0]) + config.duration_s + 8)
         # Each goal beyond the main one: a few more bisection windows, and one more walk per round.
-        goals = len(self.config.goals)
+        goals = len(config.goals)
         search = avg(self.timing["search_windows"], EXPECTED_SEARCH_WINDOWS + EXPECTED_BISECTION_WINDOWS * (goals - 1))
         confirm = avg(self.timing["confirm_windows"], EXPECTED_CONFIRM_WINDOWS * goals)
         return (searches_left * (session + search * step) + confirms_left * (session + confirm * step)

@@ -84,7 +84,9 @@ class ServerSessions:
 
 def _reference(context, before):
     """The host-speed reference before a session (measure/reference.py), recorded in env.json."""
+    began = time.monotonic()
     record = measure_reference(context.config, context.executable, before)
+    context.timing["reference_s"].append(time.monotonic() - began)
     context.recorder.add_reference(record)
     if record.get("error"):
         context.log(f"  host-speed reference not measured: {record['error']}")

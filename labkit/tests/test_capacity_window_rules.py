@@ -502,6 +502,19 @@ def test_a_run_made_before_the_rules_still_reports_and_says_it_had_none():
     assert "methods compiled per iteration" in text  # the column, empty for such a run
 
 
+def test_the_eta_counts_the_host_speed_reference_and_guesses_a_warm_up_between_its_bounds(tmp_path):
+    with_reference = bare_runner(tmp_path, capacity_config(reference=True, warmup_min_s=30, warmup_max_s=180))
+    without = bare_runner(tmp_path, capacity_config(warmup_min_s=30, warmup_max_s=180))
+    for runner in (with_reference, without):
+        runner.timing.update(step_s=[40], confirm_windows=[2])
+    # Before anything is measured: a reference of 25 s, a start of 20 s, a warm-up of (30 + 180) / 2 s.
+    assert with_reference.remaining_s(0, 1) == 25 + 20 + 105 + 2 * 40
+    assert without.remaining_s(0, 1) == 20 + 105 + 2 * 40
+    # Then what was measured.
+    with_reference.timing.update(reference_s=[41], start_s=[12], warmup_s=[90])
+    assert with_reference.remaining_s(0, 2) == 2 * (41 + 12 + 90 + 2 * 40)
+
+
 def test_the_eta_counts_each_confirmation_rounds_retries_as_it_learns_them(tmp_path):
     runner = bare_runner(tmp_path, capacity_config())
     runner.timing.update(start_s=[10], warmup_s=[50], step_s=[40])
