@@ -6,6 +6,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
+from labkit.capacity.goals import percentile_name  # noqa: E402
 from labkit.capacity.summary import superseded  # noqa: E402
 
 CHARTS = {"latency_vs_load": "latency-vs-load.png", "spectrum": "percentile-spectrum.png",
@@ -106,7 +107,7 @@ def capacity_vs_goal(run, path):
     rows = run["by_goal"]["rows"]
     sleeps = list(dict.fromkeys((r["sleep_min_ms"], r["sleep_max_ms"]) for r in rows))
     figure, axes, colors = _panels(len(sleeps))
-    label = run["by_goal"]["percentile"].replace("p999", "p99.9")
+    label = percentile_name(run["by_goal"]["percentile"])
     for ax, (low, high) in zip(axes, sleeps):
         members = [r for r in rows if (r["sleep_min_ms"], r["sleep_max_ms"]) == (low, high)]
         for i, mode in enumerate(dict.fromkeys(r["mode"] for r in members)):

@@ -22,6 +22,11 @@ SLO_USAGE = ("--slo takes PERCENTILE=LIMIT[,LIMIT...]: an absolute limit (p99=15
              "sleep (p99=+50ms) or a share above it (p99=+5%); e.g. p99=+50ms,+5%,+10%,+25%")
 
 
+def percentile_name(key):
+    """How a report writes a latency_ms key: 'p999' as 'p99.9'."""
+    return next(k for k, v in GOAL_PERCENTILES.items() if v == key)
+
+
 @dataclass(frozen=True)
 class LatencyGoal:
     """`percentile` (a latency_ms key) at most `ms`; relative: at most the sleep + `ms`; percent: at
@@ -39,7 +44,7 @@ class LatencyGoal:
 
     @property
     def percentile_name(self):
-        return next(k for k, v in GOAL_PERCENTILES.items() if v == self.percentile)
+        return percentile_name(self.percentile)
 
     @property
     def limit_text(self):

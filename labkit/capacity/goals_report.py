@@ -2,6 +2,7 @@
 goal, and the goals between which two targets swap places, said plainly."""
 from labkit.ground.formatting import markdown_table, number
 from labkit.capacity.by_goal import CONFIRMED, ranking_turns, value
+from labkit.capacity.goals import percentile_name
 from labkit.capacity.pairs import unordered
 
 
@@ -34,7 +35,7 @@ def goal_section(run):
         return []
     rows = table["rows"]
     parts = ["## Capacity per goal", "",
-             f"The capacity (req/s) at each {table['percentile'].replace('p999', 'p99.9')} goal. With rounds: "
+             f"The capacity (req/s) at each {percentile_name(table['percentile'])} goal. With rounds: "
              f"median [min–max] n of the confirmation rounds walked for that goal. `(windows)`: a goal no round "
              f"was measured for: the highest rate whose window met it and the lowest above that missed it, from "
              f"the windows measured for the other goals (each judged by the same rules: no failed request, enough "
@@ -59,9 +60,12 @@ def goal_section(run):
         else:
             parts.append(f"- **The ranking holds** at every goal here: {' > '.join(_order(members))} "
                          f"(medians, or the bracket's rate that met the goal).")
-        texts = {r["goal_ms"]: r["goal"] for r in members}
-        parts += [f"- **By rounds, no order** between {p['a']} and {p['b']} at {texts.get(p['goal_ms'], '')} "
-                  f"({p['goal_ms']:g} ms): one round put each ahead (ratios above)."
+        # A goal tabulated here is named as in the table; one the rounds walked but ./lab report --slo
+        # left out of it, by its limit.
+        texts = {r["goal_ms"]: f"{r['goal']} ({r['goal_ms']:g} ms)" for r in members}
+        parts += [f"- **By rounds, no order** between {p['a']} and {p['b']} at "
+                  f"{texts.get(p['goal_ms']) or format(p['goal_ms'], 'g') + ' ms'}: one round put each ahead "
+                  f"(ratios above)."
                   for p in unordered(run) if (p["sleep_min_ms"], p["sleep_max_ms"]) == (low, high)]
         parts.append("")
     return parts

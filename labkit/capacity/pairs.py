@@ -10,6 +10,7 @@ the medians say. Computed from results.json's points, so ./lab report rebuilds i
 """
 import statistics
 
+from labkit.capacity.goals import percentile_name
 from labkit.capacity.summary import measured_for, sleep_key
 
 
@@ -93,7 +94,7 @@ def pair_lines(run):
         return []
     several_goals = len({pair["goal_ms"] for pair in pairs}) > 1
     goal_column = ("goal | ", "---|") if several_goals else ("", "")
-    percentile = run["config"]["goal"]["percentile"].replace("p999", "p99.9")
+    percentile = percentile_name(run["config"]["goal"]["percentile"])
     lines = ["## Ratios from rounds minutes apart", "",
              "Each confirmation round measured every target on a fresh server, one after another (order rotated "
              "per round), so each round's pair was measured minutes apart at one host speed. Per pair: each "

@@ -10,6 +10,9 @@ import types
 import pytest
 
 from labkit import ROOT
+from labkit.capacity.by_goal import by_goal
+from labkit.capacity.goals import LatencyGoal
+from labkit.capacity.goals_report import goal_section
 from labkit.capacity.pairs import pair_lines, paired_ratios, rounds_disagree
 from labkit.capacity.report import report, setup_rows, write_all
 from labkit.measure import reference
@@ -154,6 +157,11 @@ def test_each_goal_gets_its_own_round_pairs_and_a_goal_where_the_rounds_disagree
     goal_text = report(write_all(two_goal_paired_run(), tmp_path)).split("## Capacity per goal")[1]
     assert "- **By rounds, no order** between virtual and platform-4000 at +10% (110 ms)" in goal_text
     assert "+50ms (150 ms): one round" not in goal_text
+    # Rebuilt with --slo goals that leave 110 ms out of the table, that goal is named by its limit.
+    run = two_goal_paired_run()
+    run["by_goal"] = by_goal(run, [LatencyGoal("p99", 50.0, True)])
+    assert "- **By rounds, no order** between virtual and platform-4000 at 110 ms: one round" in \
+        "\n".join(goal_section(run))
 
 
 def test_a_run_made_before_the_walk_keeps_its_report_without_paired_ratios(tmp_path):
