@@ -5,7 +5,7 @@ places. Computed from results.json's points only, so ./lab report rebuilds it ex
 """
 from labkit.load.levels import SleepSpec
 from labkit.capacity.goals import LatencyGoal, bracket, settled
-from labkit.capacity.summary import capacity_spread, round_capacities, rounds, sleep_key
+from labkit.capacity.summary import capacity_spread, round_capacities, rounds, rounds_at_max_rate, sleep_key
 
 # How a goal's capacity was found: confirmation rounds measured for it, or only the windows the run
 # measured for other goals (its search's bracket).
@@ -24,7 +24,7 @@ def run_goals(run, goals=None):
 
 def by_goal(run, goals):
     """{"goals": [...], "rows": [{mode, sleep_min_ms, sleep_max_ms, goal, goal_ms, how, capacity_rps,
-    found_rps, missed_rps, settled}]} for `goals` (LatencyGoal, one percentile)."""
+    found_rps, missed_rps, settled, rounds_at_max_rate}]} for `goals` (LatencyGoal, one percentile)."""
     config = run["config"]
     percentile = goals[0].percentile
     rows = []
@@ -49,10 +49,11 @@ def _row(mode, sleep, goal, percentile, points, config):
     row = {"mode": mode, "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "goal": goal.limit_text,
            "goal_ms": limit, "found_rps": found, "missed_rps": missed,
            "settled": settled(found, missed, config["resolution"]), "how": CONFIRMED if confirm else FROM_WINDOWS,
-           "capacity_rps": None}
+           "capacity_rps": None, "rounds_at_max_rate": 0}
     if confirm:
         rates, _, none_held_below = round_capacities(rounds(confirm))
         row["capacity_rps"] = capacity_spread(rates, none_held_below)
+        row["rounds_at_max_rate"] = rounds_at_max_rate(rates, config)
     return row
 
 

@@ -1,5 +1,6 @@
 """report.md's section on capacity as a function of the goal (by_goal.py): a table per sleep, target ×
-goal, and the goals between which two targets swap places, said plainly."""
+goal, the goals between which two targets swap places, said plainly, and the capacities that are only
+floors because their rounds held --max-rate."""
 from labkit.ground.formatting import markdown_table, number
 from labkit.capacity.by_goal import CONFIRMED, ranking_turns, value
 from labkit.capacity.goals import percentile_name
@@ -67,6 +68,10 @@ def goal_section(run):
                   f"{texts.get(p['goal_ms']) or format(p['goal_ms'], 'g') + ' ms'}: one round put each ahead "
                   f"(ratios above)."
                   for p in unordered(run) if (p["sleep_min_ms"], p["sleep_max_ms"]) == (low, high)]
+        parts += [f"- **At the run's --max-rate**: {r['mode']} held {number(run['config']['max_rate'])} req/s "
+                  f"at {r['goal']} ({r['goal_ms']:g} ms) in {r['rounds_at_max_rate']} of {r['capacity_rps']['n']} "
+                  f"rounds, and no round went higher: its capacity there is at least that, and each ratio "
+                  f"with it there is a bound." for r in members if r.get("rounds_at_max_rate")]
         parts.append("")
     return parts
 

@@ -33,8 +33,7 @@ CSV_COLUMNS = (
     ("lat_p50_ms", ("load", "latency_ms", "p50")), ("lat_p90_ms", ("load", "latency_ms", "p90")),
     ("lat_p99_ms", ("load", "latency_ms", "p99")), ("lat_p999_ms", ("load", "latency_ms", "p999")),
     ("lat_max_ms", ("load", "latency_ms", "max")), ("schedule_lag_max_ms", ("load", "schedule_lag_max_ms")),
-    ("server_cpu_cores", ("resources", "server", "cpu_cores")),
-    ("cpu_ms_per_request", ("derived", "cpu_ms_per_request")),
+    ("server_cpu_cores", ("resources", "server", "cpu_cores")), ("cpu_ms_per_request", ("derived", "cpu_ms_per_request")),
     ("server_rss_peak_mb", ("resources", "server", "rss_peak_mb")),
     ("server_threads_max", ("resources", "server", "threads_max")),
     ("driver_cpu_cores", ("resources", "driver", "cpu_cores")),
@@ -189,18 +188,19 @@ def capacity_cells(rows):
 
 def capacity_text(row):
     """The capacity's spread; a round that held no rate counts as below the lowest rate it tried, and a
-    median or minimum that is such an upper bound is written "<"."""
-    m = row["capacity_rps"]
+    median or minimum that is such an upper bound is written "<"; rounds that held --max-rate are named."""
+    m, confirm = row["capacity_rps"], row["confirm"]
     if not m:
         return "–"
+    at_max = confirm.get("at_max_rate") and (f" ({confirm['at_max_rate']} of {confirm['repeats_run']} rounds held "
+                                             f"--max-rate, where the walk stops: a floor)")
     if not m.get("censored"):
-        return spread(m)
+        return spread(m) + (at_max or "")
     text = ("<" if m["median_below"] else "") + number(m["median"])
     if m["n"] > 1:
         text += f" [{'<' if m['min_below'] else ''}{number(m['min'])}–{number(m['max'])}]"
-    confirm = row["confirm"]
     return (text + f" n={m['n']} ({m['censored']} of {confirm['repeats_run']} rounds held no rate: each counts as "
-            f"below the lowest rate it tried)")
+            f"below the lowest rate it tried)" + (at_max or ""))
 
 
 def summary_line(row):

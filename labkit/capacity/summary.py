@@ -27,11 +27,11 @@ def summarize(run):
             points = [p for p in run["points"] if p["mode"] == mode and sleep_key(p) == key
                       and measured_for(p, sleep["goal_ms"])]
             if points:
-                rows.append(_row(mode, sleep, points, config["repeats"]))
+                rows.append(_row(mode, sleep, points, config))
     return rows
 
 
-def _row(mode, sleep, points, repeats):
+def _row(mode, sleep, points, config):
     search = [p for p in points if p["phase"] == "search" and not superseded(p)]
     confirm = [p for p in points if p["phase"] == "confirm"]
     passed_rates = [p["rate"] for p in search if p["capacity"]["passed"]]
@@ -51,10 +51,11 @@ def _row(mode, sleep, points, repeats):
                               "window_s": p["capacity"].get("window_s"),
                               "young_gcs": p["capacity"].get("young_gcs")} for p in search],
                    "found_rps": found, "missed_rps": min(missed) if missed else None},
-        "confirm": {"planned": repeats, "repeats_run": len(per_repeat),
+        "confirm": {"planned": config["repeats"], "repeats_run": len(per_repeat),
                     "held_at_found": sum(1 for r in per_repeat.values()
                                          if any(p["capacity"]["passed"] and p["rate"] == found for p in r)),
-                    "rates": confirmed_rates, "none_held_below": none_held_below},
+                    "rates": confirmed_rates, "none_held_below": none_held_below,
+                    "at_max_rate": rounds_at_max_rate(confirmed_rates, config)},
         "capacity_rps": capacity_spread(confirmed_rates, none_held_below),
         "at_capacity": {
             "latency_ms": latency_ms(histogram),
@@ -106,6 +107,11 @@ def round_capacities(per_repeat):
         else:
             none_held_below.append(min(p["rate"] for p in per_repeat[repeat]))
     return confirmed_rates, held, none_held_below
+
+
+def rounds_at_max_rate(held_rates, config):
+    """How many rounds held --max-rate: the walk stops there, so each such capacity is a floor."""
+    return sum(rate >= config["max_rate"] for rate in held_rates)
 
 
 def capacity_spread(held_rates, none_held_below):

@@ -199,6 +199,36 @@ def test_the_goal_table_takes_each_goal_from_its_own_rounds_and_says_where_the_r
     assert main["platform-4000"]["capacity_rps"]["median"] == 2000
 
 
+def test_a_goal_whose_rounds_held_the_max_rate_is_reported_as_a_floor(tmp_path):
+    run = two_goal_run()
+    run["config"]["max_rate"] = 4000       # platform-4000's rounds at 300 ms held 4,000: the walk stops there
+    out = write_all(run, tmp_path)
+    rows = {(r["mode"], r["goal_ms"]): r for r in out["by_goal"]["rows"]}
+    assert rows[("platform-4000", 300)]["rounds_at_max_rate"] == 3
+    assert rows[("virtual", 300)]["rounds_at_max_rate"] == 0
+    text = (tmp_path / "report.md").read_text()
+    assert ("platform-4000 held 4,000 req/s at 300ms (300 ms) in 3 of 3 rounds, and no round went higher: "
+            "its capacity there is at least that") in text
+    assert text.count("At the run's --max-rate") == 1
+    # Under a higher limit the same rounds are capacities like any other.
+    run = two_goal_run()
+    (tmp_path / "roomy").mkdir()
+    write_all(run, tmp_path / "roomy")
+    assert "--max-rate" not in (tmp_path / "roomy" / "report.md").read_text().split("## Capacity per goal")[1]
+
+
+def test_a_capacity_whose_rounds_held_the_max_rate_says_it_is_a_floor(tmp_path):
+    run = synthetic_run()
+    run["config"]["max_rate"] = 3000       # virtual's three rounds held 3,000; platform-10000's 2,800
+    out = write_all(run, tmp_path)
+    rows = {r["mode"]: r for r in out["summary"]}
+    assert rows["virtual"]["confirm"]["at_max_rate"] == 3 and rows["platform-10000"]["confirm"]["at_max_rate"] == 0
+    lines = {line.split("|")[1].strip(): line for line in (tmp_path / "report.md").read_text().splitlines()
+             if line.startswith(("| virtual | 100 ms |", "| platform-10000 | 100 ms |"))}   # the capacity table
+    assert "3 of 3 rounds held --max-rate, where the walk stops: a floor" in lines["virtual"]
+    assert "--max-rate" not in lines["platform-10000"]
+
+
 def test_a_run_with_one_goal_has_no_goal_table_and_its_report_is_unchanged(tmp_path):
     run = synthetic_run()
     before = report(write_all(json.loads(json.dumps(run)), tmp_path))
