@@ -192,15 +192,15 @@ def capacity_text(row):
     m, confirm = row["capacity_rps"], row["confirm"]
     if not m:
         return "–"
-    at_max = confirm.get("at_max_rate") and (f" ({confirm['at_max_rate']} of {confirm['repeats_run']} rounds held "
-                                             f"--max-rate, where the walk stops: a floor)")
+    at_max = (f" ({confirm['at_max_rate']} of {confirm['repeats_run']} rounds held --max-rate, where the walk "
+              f"stops: a floor)" if confirm.get("at_max_rate") else "")
     if not m.get("censored"):
-        return spread(m) + (at_max or "")
+        return spread(m) + at_max
     text = ("<" if m["median_below"] else "") + number(m["median"])
     if m["n"] > 1:
         text += f" [{'<' if m['min_below'] else ''}{number(m['min'])}–{number(m['max'])}]"
     return (text + f" n={m['n']} ({m['censored']} of {confirm['repeats_run']} rounds held no rate: each counts as "
-            f"below the lowest rate it tried)" + (at_max or ""))
+            f"below the lowest rate it tried)" + at_max)
 
 
 def summary_line(row):
