@@ -1,9 +1,12 @@
 """./lab's entry point: each subcommand lives in its own module and registers itself here."""
 import argparse
 import os
+import shlex
 import signal
 import subprocess
 import sys
+import traceback
+from datetime import datetime, timezone
 
 from labkit import ROOT, __version__, is_clone
 from labkit.commands import bench, capacity, hosts, memory, micro, report, run, soak, test
@@ -56,6 +59,31 @@ def main(argv):
         # does, without a traceback, and keep Python's exit flush from failing on the closed pipe.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + signal.SIGPIPE
+    except Exception as e:  # a fault of the lab's own: one line here, the traceback in a log
+        log = write_crash_log(argv)
+        print(f"lab {args.command}: unexpected error ({type(e).__name__}: {e}); the lab's fault, not yours: "
+              f"traceback in {log}", file=sys.stderr)
+        return 1
+
+
+# Where an unexpected error's traceback goes: a file per crash, so a user can attach it to a report.
+CRASH_LOGS = ROOT / ".lab" / "crashes"
+
+
+def write_crash_log(argv):
+    """Writes the current exception's traceback, the command line and the version to a new file under
+    .lab/crashes/; returns its path (or, when it cannot be written, where the traceback went instead)."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+    text = (f"command: ./lab {shlex.join(argv)}\nversion: {version_line()}\nat: {stamp}\n\n"
+            + traceback.format_exc())
+    try:
+        CRASH_LOGS.mkdir(parents=True, exist_ok=True)
+        path = CRASH_LOGS / f"{stamp}.log"
+        path.write_text(text)
+        return path
+    except OSError:
+        sys.stderr.write(text)
+        return "standard error, above (the crash log could not be written)"
 
 
 def entry():

@@ -64,7 +64,9 @@ def derived(record):
     load = record.get("load") or {}
     server = (record.get("resources") or {}).get("server") or {}
     cores, ok_rps = server.get("cpu_cores"), load.get("ok_rps")
-    ceiling = record["max_concurrent"] / record["service_time_s"] if record.get("max_concurrent") else None
+    # Your own requests have no service time the lab set (0): their pool's ceiling is not known.
+    ceiling = (record["max_concurrent"] / record["service_time_s"]
+               if record.get("max_concurrent") and record.get("service_time_s") else None)
     return {
         # cores ÷ req/s, both over the same window: the server's CPU time per answered request.
         "cpu_ms_per_request": round(cores / ok_rps * 1000, 4) if cores is not None and ok_rps else None,

@@ -129,7 +129,10 @@ def record_server_host(env, config):
 
 
 def check_port(config):
-    """Nothing may answer on the server's port where the server will listen."""
+    """Nothing may answer on the server's port where the server will listen (with --url the lab starts
+    no server: the one it loads may well listen on that port here)."""
+    if TARGET_NAME in config.modes:
+        return
     host = getattr(config, "server_host", None)
     if host is not None and host.remote:
         ensure_nothing_answers(config.port, host.address)

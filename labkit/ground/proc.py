@@ -38,6 +38,7 @@ class ProcessStat:
     stime_ticks: int   # field 15, system CPU time
     threads: int       # field 20
     start_ticks: int   # field 22, when the process started, after boot
+    pgrp: int = 0      # field 5, its process group
 
     @property
     def cpu_s(self):
@@ -62,7 +63,7 @@ def parse_stat(text):
     fields = after.split()  # fields[0] is field 3
     return ProcessStat(pid=int(pid), comm=comm, state=fields[0], ppid=int(fields[1]),
                        utime_ticks=int(fields[11]), stime_ticks=int(fields[12]),
-                       threads=int(fields[17]), start_ticks=int(fields[19]))
+                       threads=int(fields[17]), start_ticks=int(fields[19]), pgrp=int(fields[2]))
 
 
 def read_stat(pid):
@@ -112,6 +113,23 @@ def pids(root="/proc"):
         return sorted(int(entry) for entry in os.listdir(root) if entry.isdigit())
     except OSError:
         return []
+
+
+def group_members(group, root="/proc"):
+    """The pids of process group `group` that have not exited (a zombie's parent may never reap it:
+    an orphan's new parent here does not)."""
+    members = []
+    for pid in pids(root):
+        text = _read(f"{root}/{pid}/stat")
+        if not text:
+            continue
+        try:
+            stat = parse_stat(text)
+        except (ValueError, IndexError):
+            continue
+        if stat.pgrp == group and not stat.exited:
+            members.append(pid)
+    return members
 
 
 def _leading_int(value):

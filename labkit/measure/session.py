@@ -109,8 +109,9 @@ def start_server(target, config, heap=None):
     """Starts the target on config.port, on the server's CPUs when --cpus pins it; `heap` (a --heap
     size) adds its -Xms/-Xmx, --carriers its virtual-thread scheduler's parallelism."""
     options = list(config.jvm_options) + heap_options(heap) + carrier_options(getattr(config, "carriers", None))
-    # Your own WARs (--war) only to targets that deploy them; the other targets keep their signature.
-    apps = {"apps": config.wars} if getattr(config, "wars", ()) else {}
+    # Your own WARs (--war) only to targets that deploy them: the host-speed reference (jdk-virtual)
+    # serves its own fixed request beside your Payara, and cannot deploy a WAR.
+    apps = {"apps": config.wars} if getattr(config, "wars", ()) and target.takes_wars else {}
     host = getattr(config, "server_host", None)
     if host is not None and host.remote:
         # On another host the pinning is that host's: the command starts under taskset there.
@@ -217,8 +218,7 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
                 on_live(elapsed, rate / response_bytes if rate is not None and response_bytes else None)
             time.sleep(0.1)
     finally:
-        if process.poll() is None:
-            stop(process, grace_seconds=5)
+        stop(process, grace_seconds=5)  # a no-op on a tool that ended, but for its leash
         if watchdog:
             watchdog.stop()
         if own_sampler:

@@ -87,9 +87,8 @@ def run_java(cmd, log_path, java_home, timeout=POINT_TIMEOUT_SECONDS, on_start=N
             on_start(process)
         code = process.wait(timeout=timeout)
     finally:
-        # Timeout, Ctrl-C or any error: the JVM never outlives the lab.
-        if process.poll() is None:
-            stop(process, grace_seconds=5)
+        # Timeout, Ctrl-C or any error: the JVM never outlives the lab (and its leash goes either way).
+        stop(process, grace_seconds=5)
     return code, Path(log_path).read_text(errors="replace")
 
 

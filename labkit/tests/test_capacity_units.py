@@ -386,3 +386,13 @@ def test_recorder_keeps_each_point_on_disk_with_paths_inside_the_results_folder_
     assert recorder.points == lines
     assert list(recorder.run) == ["schema", "state", "started", "config", "env", "orders", "sessions", "points"]
     assert recorder.run["schema"] == "loomlab.capacity/1" and (tmp_path / "raw").is_dir()
+
+
+def test_a_bounded_pool_serving_your_requests_has_no_ceiling_it_cannot_know():
+    """Your requests (--request) have no service time the lab set: a bounded pool's Little's-law
+    ceiling is unknown, not a division by zero (README's own capacity line crashed on it)."""
+    from labkit.capacity.points import derived
+    record = {"max_concurrent": 4000, "service_time_s": 0.0, "load": {"ok_rps": 50.0},
+              "resources": {"server": {"cpu_cores": 0.1}}}
+    assert derived(record) == {"cpu_ms_per_request": 2.0, "ceiling_rps": None}
+    assert derived({**record, "service_time_s": 0.1})["ceiling_rps"] == 40000.0

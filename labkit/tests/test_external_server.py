@@ -1,18 +1,12 @@
 """--url: a server the lab did not start. The options refuse what cannot go together, /metrics is read
 in the formats MicroProfile Metrics exports, and, end to end, `./lab bench --url` against a Payara
-Micro started by hand loads it without restarting it and says in its report which figures it lacks."""
+Micro started by hand loads it without restarting it and says in its report which figures it lacks
+(README's own line: test_documented_commands.test_readme_bench_of_a_running_server)."""
 import argparse
-import json
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
-from labkit import ROOT
 from labkit.commands.where import use_url
-from labkit.ground.build import ensure_built
 from labkit.ground.errors import LabError, UsageError
 from labkit.measure import metrics
 from labkit.servers.external import ExternalServer, check_url
@@ -73,37 +67,3 @@ def test_nothing_answering_at_the_url_is_a_clear_error():
     with pytest.raises(LabError, match="nothing answers at http://127.0.0.1:1"):
         ExternalServer("http://127.0.0.1:1").start()
 
-
-PORT = 18093
-
-
-@pytest.mark.server
-def test_bench_loads_a_server_started_by_hand_and_names_the_figures_it_lacks(tmp_path):
-    ensure_built(log=lambda message: None)
-    by_hand = subprocess.Popen([sys.executable, "-m", "labkit.cli", "run", "virtual", "--port", str(PORT)], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline and not (by_hand.stdout.readline() or "ready:").startswith("ready:"):
-            pass
-        pid = json.load(urllib.request.urlopen(f"http://127.0.0.1:{PORT}/api/info", timeout=30))["pid"]
-        out = tmp_path / "run"
-        result = subprocess.run([sys.executable, "-m", "labkit.cli", "bench", "--url", f"http://127.0.0.1:{PORT}",
-                                 "--driver", "vegeta", "--rate", "100", "--concurrency", "20", "--sleep", "10",
-                                 "--duration", "4", "--warmup", "2", "--repeats", "2", "--out", str(out)],
-                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
-        assert result.returncode == 0, result.stdout
-        # The same JVM served both repeats and still runs: nothing was restarted.
-        assert json.load(urllib.request.urlopen(f"http://127.0.0.1:{PORT}/api/info", timeout=30))["pid"] == pid
-        run = json.loads((out / "results.json").read_text())
-        assert [p["mode"] for p in run["points"]] == ["url", "url"]
-        assert all(p["load"]["ok"] > 0 for p in run["points"])
-        exposed = run["points"][0]["server_metrics"]
-        assert exposed["available"] is True and exposed["threads"] > 10 and exposed["heap_used_mb"] > 0, exposed
-        report = (out / "report.md").read_text()
-        assert "not started by the lab: never restarted" in report
-        assert "Not measured: server CPU, RSS and OS threads (/proc)" in report
-        assert "## The server's own metrics" in report
-    finally:
-        by_hand.terminate()
-        by_hand.wait(timeout=60)

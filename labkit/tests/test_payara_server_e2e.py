@@ -17,12 +17,11 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from labkit.servers.appserver.asadmin import AdminPasswordRefused
-from labkit.servers.appserver.server import leftover_servers
 from labkit.ground.build import ensure_built
 from labkit.ground.errors import LabError
 from labkit.servers.modes import payara_mode
 from labkit.servers.appserver.payara_server import PayaraServer
-from labkit.ground.process import ensure_port_free, terminate
+from labkit.ground.process import ensure_port_free
 
 pytestmark = [
     pytest.mark.server,
@@ -177,51 +176,3 @@ def test_the_domain_configured_here_serves_from_the_server_host_and_leaves_nothi
     finally:
         there.stop()
         cluster.down(log=lambda message: None)
-
-
-def test_a_domain_left_running_by_a_killed_lab_is_stopped_by_the_next_run():
-    """SIGKILL reaches only the lab: its launcher dies with it, the domain JVM lives on holding the
-    ports. The next run on the port names and stops it instead of failing its port check. It runs the
-    same mode, so its domain is configured already and boots once (a leftover of another mode's domain
-    is found the same way: test_payara_server_units)."""
-    import signal
-    import subprocess
-    import sys
-
-    from labkit import ROOT
-    from labkit.servers.appserver import payara_server as ps
-
-    port = 19285
-    ensure_built(log=lambda message: None)
-    lab = subprocess.Popen([sys.executable, "-m", "labkit.cli", "run", "platform-4000", "--server", "payara-server",
-                            "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    distribution = ps.Distribution()
-    servers = []
-    try:
-        for line in lab.stdout:
-            if line.startswith("ready:"):
-                break
-        else:
-            pytest.fail(f"./lab run exited with {lab.wait()} before it was ready")
-        lab.send_signal(signal.SIGKILL)
-        lab.wait()
-        deadline = time.monotonic() + 30
-        while not (left := leftover_servers(distribution.domains_dir, port)) and time.monotonic() < deadline:
-            time.sleep(0.5)  # the launcher is gone once the kernel has delivered its parent-death signal
-        assert [domain for _, domain in left] == [f"loomlab-{port}-platform-4000"], "the domain JVM outlived the lab"
-
-        messages = []
-        server = PayaraServer(payara_mode("platform-4000"), port=port, log=messages.append)
-        servers.append(server)
-        with server:
-            assert server.info()["request"]["virtual"] is False
-        assert any(f"pid {left[0][0]}" in m and "killed" in m for m in messages), messages
-        assert leftover_servers(distribution.domains_dir, port) == []
-    finally:
-        if lab.poll() is None:
-            lab.kill()
-        for pid, _ in leftover_servers(distribution.domains_dir, port):
-            terminate(pid)
-        for server in servers:
-            server.stop()
-        shutil.rmtree(distribution.domains_dir / f"loomlab-{port}-platform-4000", ignore_errors=True)

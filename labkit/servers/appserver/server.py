@@ -350,8 +350,10 @@ class AppServer(LabServer):
 
 # ---- servers left by a killed lab ---------------------------------------------------------------
 # `./lab` runs the domain as `asadmin start-domain --verbose`, whose server JVM is the launcher's
-# child. If the lab is killed with SIGKILL, its parent-death signal reaches only the launcher: the
-# server JVM lives on, orphaned, and holds the ports the next run checks.
+# child. If the lab is killed with SIGKILL, its parent-death signal reaches only the launcher; the
+# leash (ground/process.py) ends the server JVM too. A JVM left all the same (its leash killed with
+# it, by a kill of the whole session; or by a lab older than the leash) holds the ports the next run
+# checks: that run names it and stops it.
 
 def leftover_servers(domains_dir, port, proc_root=Path("/proc")):
     """(pid, domain) of server JVMs of the lab's domains for HTTP `port` (any mode) whose launcher is
