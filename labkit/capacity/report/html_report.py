@@ -4,7 +4,7 @@ beside report.md by report.write_all, so ./lab report DIR writes it too."""
 from labkit.measure import html as page_parts
 from labkit.measure.html import HTML_FILE
 from labkit.capacity.by_goal import value as goal_value
-from labkit.capacity.goals_report import goal_cell
+from labkit.capacity.report.goals_report import goal_cell
 from labkit.capacity.summary import superseded
 
 

@@ -11,10 +11,10 @@ from labkit.measure.results import FLAG_MEANINGS, write_csv
 from labkit.ground.machine import cpu_text, normalize_facts
 from labkit.capacity.between import TIME_WAIT_LIMIT
 from labkit.capacity.by_goal import by_goal, run_goals
-from labkit.capacity.charts import write_charts
-from labkit.capacity.goals_report import goal_section
+from labkit.capacity.report.charts import write_charts
+from labkit.capacity.report.goals_report import goal_section
 from labkit.capacity.pairs import pair_lines
-from labkit.capacity.sessions_report import sessions_table
+from labkit.capacity.report.sessions_report import sessions_table
 from labkit.capacity.config import WARMUP_SLEEP_MAX_MS
 from labkit.capacity.points import gc_pauses_text
 from labkit.capacity.summary import CEILING_IN_REACH_SHARE, ratios, summarize
@@ -58,7 +58,7 @@ def write_all(run, out_dir, goals=None):
     run["charts"] = write_charts(run, out_dir)
     (out_dir / "results.json").write_text(json.dumps(run, indent=2) + "\n")
     (out_dir / "report.md").write_text(report(run))
-    from labkit.capacity.html_report import write_html  # it builds on this module's tables
+    from labkit.capacity.report.html_report import write_html  # it builds on this module's tables
     write_html(run, out_dir)
     return run
 
