@@ -18,12 +18,12 @@ starts), then runner.py (the plan). Modules, in the order a run uses them:
 - verdicts.py   the rules that judge a window from its record (goal, young collections, measure
                 again, server lost, connection bound; pure)
 - points.py     a window's point record and its derived figures (pure)
-- recorder.py   points.jsonl as the run goes, and the files report.py writes at its end
+- recorder.py   points.jsonl as the run goes, and the files report/ writes at its end
 - summary.py    capacity per target from the point records: spreads, merged histograms, ratios
 - pairs.py      ratios from each round's pair of targets, measured minutes apart
 - by_goal.py    capacity per goal from the point records, and where two targets swap places
-- report.py, charts.py   what people read: results.json/.csv, report.md, charts (also ./lab report DIR);
-                goals_report.py and sessions_report.py its sections on goals and on servers
+- report/       what people read: results.json/.csv, report.md, charts, report.html (also ./lab report DIR);
+                its __init__.py says which module writes what
 
 Servers, load runs and /proc sampling are the measurement layer's (labkit/measure/).
 """

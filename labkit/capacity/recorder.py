@@ -1,8 +1,8 @@
 """The record of a ./lab capacity run on disk: each window's point appended to points.jsonl as it is
-measured, and at the end results.json, results.csv, the charts and report.md (report.write_all)."""
+measured, and at the end results.json, results.csv, the charts and report.md (report/rebuild.py)."""
 from labkit.measure.results import CAPACITY_SCHEMA, write_json
 from labkit.measure.session import PointLog
-from labkit.capacity.report import write_all
+from labkit.capacity.report.rebuild import write_all
 
 
 class CapacityRecorder(PointLog):

@@ -2,7 +2,7 @@
 does it count (enough young collections in it), is it measured again (the load tool or the host, not
 the server, set its pace), is its server lost, and how many connections vegeta may open for it.
 
-The window loop (windows.py) applies them; report.py cites their constants in what it writes.
+The window loop (windows.py) applies them; report/ cites their constants in what it writes.
 """
 import math
 

@@ -162,7 +162,7 @@ def _shown(path):
 
 
 def _print_summary(run):
-    from labkit.capacity.report import summary_line
+    from labkit.capacity.report.capacity_report import summary_line
     print("")
     for row in run["summary"]:
         print(summary_line(row), flush=True)

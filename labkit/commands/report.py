@@ -74,7 +74,7 @@ def _rebuild_bench(run, out_dir, goals=None):
 
 
 def _rebuild_capacity(run, out_dir, goals=None):
-    from labkit.capacity.report import write_all
+    from labkit.capacity.report.rebuild import write_all
     write_all(run, out_dir, goals)
     return f"{len(run['points'])} windows, charts: {', '.join(run['charts']) or 'none'}"
 

@@ -2,7 +2,7 @@
 request leaves the page): report.md rendered (Python-Markdown), interactive charts drawn by Plotly,
 and each window's time series — throughput, p99, server CPU, RSS, threads and GC pauses per second —
 from what the lab keeps: raw/<point>.samples.csv (every 0.5 s), the load tool's per-second counts and
-p99s, and the JFR pauses. A run kind's builder (capacity/html_report.py) puts the sections together.
+p99s, and the JFR pauses. A run kind's builder (capacity/report/html_report.py) puts the sections together.
 
 Why Plotly: a reader zooms into a window, reads a value under the cursor and hides a target, which a
 picture cannot offer; and a kept library draws the axes, legends and hover text that hand-made SVG

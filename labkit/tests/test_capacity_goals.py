@@ -14,7 +14,8 @@ from labkit import ROOT
 from labkit.load.levels import SleepSpec
 from labkit.capacity.by_goal import by_goal, ranking_turns
 from labkit.capacity.goals import LatencyGoal, bracket, goal_limits, latency_goals, settled, verdict_at
-from labkit.capacity.report import report, write_all
+from labkit.capacity.report.markdown import report
+from labkit.capacity.report.rebuild import write_all
 from labkit.capacity.session import ServerSession
 
 from labkit.tests.test_capacity_units import point, synthetic_run

@@ -17,7 +17,8 @@ from labkit.measure.histograms import encode, median_spread
 from labkit.measure.results import portable
 from labkit.measure.steadiness import not_steady, settled
 from labkit.capacity.goals import LatencyGoal, latency_goal
-from labkit.capacity.report import report, summary_line
+from labkit.capacity.report.capacity_report import summary_line
+from labkit.capacity.report.markdown import report
 from labkit.capacity.between import time_wait_sockets
 from labkit.capacity.recorder import CapacityRecorder
 from labkit.measure.plan import rotated

@@ -12,9 +12,11 @@ import pytest
 from labkit import ROOT
 from labkit.capacity.by_goal import by_goal
 from labkit.capacity.goals import LatencyGoal
-from labkit.capacity.goals_report import goal_section
+from labkit.capacity.report.goals_report import goal_section
 from labkit.capacity.pairs import pair_lines, paired_ratios, rounds_disagree
-from labkit.capacity.report import report, setup_rows, write_all
+from labkit.capacity.report.markdown import report
+from labkit.capacity.report.rebuild import write_all
+from labkit.capacity.report.setup_report import setup_rows
 from labkit.measure import reference
 from labkit.measure.reference import (
     at_speed_of,

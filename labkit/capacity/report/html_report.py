@@ -1,10 +1,10 @@
 """report.html of a capacity run: report.md rendered, latency against offered load and capacity
 against the goal as interactive charts, and every window's time series (measure/html.py). Written
-beside report.md by report.write_all, so ./lab report DIR writes it too."""
+beside report.md by rebuild.write_all, so ./lab report DIR writes it too."""
 from labkit.measure import html as page_parts
 from labkit.measure.html import HTML_FILE
 from labkit.capacity.by_goal import value as goal_value
-from labkit.capacity.goals_report import goal_cell
+from labkit.capacity.report.goals_report import goal_cell
 from labkit.capacity.summary import superseded
 
 

@@ -1,0 +1,52 @@
+"""The files a capacity run derives from its point records, in their one order: the summary (and the
+table per goal), results.csv, the charts, results.json, report.md, report.html. CapacityRecorder.finish
+writes them at the end of a run and `./lab report DIR` writes them again from results.json alone."""
+import json
+
+from labkit.measure.results import write_csv
+from labkit.capacity.by_goal import by_goal, run_goals
+from labkit.capacity.summary import summarize
+from labkit.capacity.report.charts import write_charts
+from labkit.capacity.report.html_report import write_html
+from labkit.capacity.report.markdown import report
+
+CSV_COLUMNS = (
+    ("index", ("index",)), ("id", ("id",)), ("phase", ("phase",)), ("mode", ("mode",)),
+    ("sleep_min_ms", ("sleep_min_ms",)), ("sleep_max_ms", ("sleep_max_ms",)), ("repeat", ("repeat",)),
+    ("step", ("step",)), ("rate", ("rate",)), ("goal_ms", ("capacity", "goal_ms")), ("passed", ("capacity", "passed")),
+    ("met_goal", ("capacity", "met_goal")), ("window_s", ("capacity", "window_s")),
+    ("young_gcs", ("capacity", "young_gcs")), ("verdict", ("capacity", "verdict")), ("extends", ("extends", "id")),
+    ("responses", ("load", "responses")), ("ok", ("load", "ok")), ("ok_rps", ("load", "ok_rps")),
+    ("err_total", ("load", "errors", "total")), ("err_timeout", ("load", "errors", "timeout")),
+    ("err_connect", ("load", "errors", "connect")), ("err_reset", ("load", "errors", "reset")),
+    ("err_non_2xx", ("load", "errors", "non_2xx")),
+    ("lat_p50_ms", ("load", "latency_ms", "p50")), ("lat_p90_ms", ("load", "latency_ms", "p90")),
+    ("lat_p99_ms", ("load", "latency_ms", "p99")), ("lat_p999_ms", ("load", "latency_ms", "p999")),
+    ("lat_max_ms", ("load", "latency_ms", "max")), ("schedule_lag_max_ms", ("load", "schedule_lag_max_ms")),
+    ("server_cpu_cores", ("resources", "server", "cpu_cores")), ("cpu_ms_per_request", ("derived", "cpu_ms_per_request")),
+    ("server_rss_peak_mb", ("resources", "server", "rss_peak_mb")),
+    ("server_threads_max", ("resources", "server", "threads_max")),
+    ("driver_cpu_cores", ("resources", "driver", "cpu_cores")),
+    ("machine_other_cores", ("resources", "machine", "other_cores")),
+    ("machine_steal_cores", ("resources", "machine", "steal_cores")),
+    ("server_cpus_steal_share", ("resources", "machine", "server_cpus_steal_share")),
+    ("gc_count", ("jfr", "gc_count")), ("gc_pause_total_ms", ("jfr", "gc_pause_total_ms")),
+    ("gc_pause_max_ms", ("jfr", "gc_pause_max_ms")), ("vm_operation_max_ms", ("jfr", "vm_operation_max_ms")),
+    ("vm_operation_max", ("jfr", "vm_operation_max")),
+    ("ceiling_rps", ("derived", "ceiling_rps")), ("flags", ("flags",)), ("hgrm", ("files", "hgrm")),
+    ("failure", ("failure",)),
+)
+
+
+def write_all(run, out_dir, goals=None):
+    """`goals` (./lab report --slo): the goals of the capacity-per-goal table, else the run's own."""
+    run["summary"] = summarize(run)
+    goals = run_goals(run, goals)
+    if goals:
+        run["by_goal"] = by_goal(run, goals)
+    write_csv(out_dir / "results.csv", run["points"], CSV_COLUMNS)
+    run["charts"] = write_charts(run, out_dir)
+    (out_dir / "results.json").write_text(json.dumps(run, indent=2) + "\n")
+    (out_dir / "report.md").write_text(report(run))
+    write_html(run, out_dir)
+    return run
