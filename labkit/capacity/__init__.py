@@ -20,6 +20,7 @@ starts), then runner.py (the plan). Modules, in the order a run uses them:
 - points.py     a window's point record and its derived figures (pure)
 - recorder.py   points.jsonl as the run goes, and the files report/ writes at its end
 - summary.py    capacity per target from the point records: spreads, merged histograms, ratios
+- limits.py     what limited each window that missed and each capacity (measure/limits.py's rules, pure)
 - pairs.py      ratios from each round's pair of targets, measured minutes apart
 - by_goal.py    capacity per goal from the point records, and where two targets swap places
 - report/       what people read: results.json/.csv, report.md, charts, report.html (also ./lab report DIR);

@@ -3,6 +3,7 @@ confirmation windows held, and the figures at that rate (merged histograms, spre
 
 Everything here is computed from results.json's points, so ./lab report rebuilds it exactly.
 """
+from labkit.capacity.limits import round_limits
 from labkit.measure.histograms import latency_ms, median_spread, merged, spectrum_ms
 
 
@@ -27,11 +28,12 @@ def summarize(run):
             points = [p for p in run["points"] if p["mode"] == mode and sleep_key(p) == key
                       and measured_for(p, sleep["goal_ms"])]
             if points:
-                rows.append(_row(mode, sleep, points, config))
+                rows.append(_row(mode, sleep, points, run))
     return rows
 
 
-def _row(mode, sleep, points, config):
+def _row(mode, sleep, points, run):
+    config = run["config"]
     search = [p for p in points if p["phase"] == "search" and not superseded(p)]
     confirm = [p for p in points if p["phase"] == "confirm"]
     passed_rates = [p["rate"] for p in search if p["capacity"]["passed"]]
@@ -74,6 +76,8 @@ def _row(mode, sleep, points, config):
         "flags": {},
         # Steps whose first window met the goal with too few young collections: measured again longer.
         "rerun_longer": sum(1 for p in points if superseded(p)),
+        # What stopped each round above its capacity (capacity/limits.py).
+        "limit": round_limits(run, per_repeat),
     }
     for p in confirm:
         for flag in p.get("flags", []):

@@ -14,6 +14,7 @@ from labkit.measure.session import drive, feed_of, host_of, server_jdk, steady_w
 from labkit.servers.userapp import mode_proof, probe_info
 from labkit.capacity.between import TIME_WAIT_DRAINED, check_server, cool_down, full_gc, wait_for_time_wait
 from labkit.capacity.context import DRIVER, remove_raw_results
+from labkit.capacity.limits import point_limits
 from labkit.capacity.points import failed_point, gc_pauses_text, window_point
 from labkit.capacity.verdicts import (
     HOST_REST_S,
@@ -103,6 +104,9 @@ class WindowMeasurer:
                                               context.targets[window.mode].virtual)
         record["jfr"] = self._jfr_window(session, point_id, start, end)
         self.judge(record, window)
+        limits = point_limits(context.recorder.run, record, session.record)
+        if limits is not None:
+            record["limit"] = limits
         record["client_sockets"] = sockets
         if window.again_of:
             record["again_of"] = window.again_of
@@ -132,10 +136,12 @@ class WindowMeasurer:
         server = (record.get("resources") or {}).get("server") or {}
         jfr = record["jfr"]
         gc_text = f", GC pauses {gc_pauses_text(jfr)}" if jfr and jfr.get("available") else ""
+        limit = record.get("limit")
         self.context.log(f"    {percentile} {latency.get(percentile, float('nan')):,.1f} ms "
                          f"(goal {window.goal_ms:g}), errors {load.errors.total if load else '-'}, "
                          f"server CPU {server.get('cpu_cores', float('nan')):.2f} cores{gc_text} -> {verdict}"
-                         + (f"  [{', '.join(record['flags'])}]" if record["flags"] else ""))
+                         + (f"  [{', '.join(record['flags'])}]" if record["flags"] else "")
+                         + (f"; limit: {', '.join([limit['limit'], *limit['also']])}" if limit else ""))
 
     def _jfr_window(self, session, point_id, window_start, window_end):
         """The window's GC pauses, heap and pinning from the session's JFR recording. The dump is read

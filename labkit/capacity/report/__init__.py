@@ -5,6 +5,7 @@ again from results.json alone. Modules, from the files down to report.md's secti
 - markdown.py          report.md: its sections in order, and how to read them
 - setup_report.py      the setup table: machine, JDK, load tool, CPUs, and the run's rules in words
 - capacity_report.py   the capacity table per target and sleep, and its console line (summary_line)
+- limits_report.py     what limited each capacity, round by round, and the limit cells of both tables
 - ratios_report.py     the ratio matrices between targets, per sleep, and the same-ceiling comparisons
 - goals_report.py      capacity per goal (by_goal.py's table) and where two targets swap places
 - sessions_report.py   the run's servers: start, warm-up, CPUs allowed, log

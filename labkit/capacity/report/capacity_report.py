@@ -1,6 +1,7 @@
 """report.md's capacity table, one row per target and sleep (spreads over the confirmation rounds,
 the Little's-law ceiling, the figures at capacity), the texts other sections share (spread, ceiling,
 sleep), and the same result as one console line per target (summary_line)."""
+from labkit.capacity.report.limits_report import capacity_limit_cell
 from labkit.ground.formatting import number
 
 
@@ -30,7 +31,8 @@ def sleep_text(row):
 
 CAPACITY_HEADERS = ["target", "sleep", "ceiling req/s", "capacity req/s", "search found (missed at)",
                     "held at found rate", "p50 / p99 / p99.9 / max ms at capacity (merged)", "CPU ms per request",
-                    "server cores", "peak RSS MB", "OS threads", "longest GC pause ms", "flags"]
+                    "server cores", "peak RSS MB", "OS threads", "longest GC pause ms", "flags",
+                    "limit (rounds it stopped)"]
 
 
 def capacity_cells(rows):
@@ -41,7 +43,7 @@ def capacity_cells(rows):
              _latency(r["at_capacity"]["latency_ms"]), spread(r["at_capacity"]["cpu_ms_per_request"], 3),
              spread(r["at_capacity"]["server_cpu_cores"], 2), spread(r["at_capacity"]["rss_peak_mb"]),
              spread(r["at_capacity"]["threads_max"]), spread(r["at_capacity"].get("gc_pause_max_ms"), 1),
-             ", ".join(f"{f} {n}" for f, n in sorted(r["flags"].items()))] for r in rows]
+             ", ".join(f"{f} {n}" for f, n in sorted(r["flags"].items())), capacity_limit_cell(r)] for r in rows]
 
 
 def capacity_text(row):

@@ -8,6 +8,7 @@ from labkit.measure.results import FLAG_MEANINGS
 from labkit.capacity.pairs import pair_lines
 from labkit.capacity.report.capacity_report import CAPACITY_HEADERS, capacity_cells
 from labkit.capacity.report.goals_report import goal_section
+from labkit.capacity.report.limits_report import limits_section
 from labkit.capacity.report.ratios_report import ratio_sections
 from labkit.capacity.report.sessions_report import sessions_table
 from labkit.capacity.report.setup_report import setup_rows
@@ -62,6 +63,7 @@ def report(run):
              "## Setup", "", markdown_table(["", ""], setup_rows(run)), "",
              "## Capacity at the latency goal", "",
              markdown_table(CAPACITY_HEADERS, capacity_cells(rows)) if rows else "No window was measured.", "",
+             *limits_section(run),
              "## Ratios between targets", "", ratio_sections(rows), ""]
     parts += own_app_section(run) + pair_lines(run) + goal_section(run) + speed_lines(run["env"])
     if run.get("charts"):

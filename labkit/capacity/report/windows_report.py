@@ -2,11 +2,12 @@
 windows measured again, longer, for too few young collections."""
 from labkit.ground.formatting import number
 from labkit.capacity.points import gc_pauses_text
+from labkit.capacity.report.limits_report import window_limit_cell
 
 
 STEPS_HEADERS = ["#", "target", "sleep", "phase", "step", "offered req/s", "window s", "2xx req/s", "p50 ms",
                  "p99 ms", "max ms", "errors", "server cores", "CPU ms/req", "RSS MB",
-                 "GC pauses; longest VM operation", "counts as met", "flags", "histogram"]
+                 "GC pauses; longest VM operation", "counts as met", "limit", "flags", "histogram"]
 
 
 def steps_cells(run):
@@ -22,7 +23,8 @@ def steps_cells(run):
                      number(latency.get("p50"), 1), number(latency.get("p99"), 1), number(latency.get("max"), 1),
                      number((load.get("errors") or {}).get("total")), number(server.get("cpu_cores"), 2),
                      number((p.get("derived") or {}).get("cpu_ms_per_request"), 3), number(server.get("rss_peak_mb")),
-                     gc_pauses_text(p.get("jfr")), counted_text(p["capacity"]), ", ".join(p.get("flags", [])),
+                     gc_pauses_text(p.get("jfr")), counted_text(p["capacity"]), window_limit_cell(run, p),
+                     ", ".join(p.get("flags", [])),
                      f"[hgrm]({p['files']['hgrm']})" if p.get("files", {}).get("hgrm") else p.get("failure") or ""])
     return rows
 

@@ -1,0 +1,250 @@
+"""Why a window missed its goal: the limit, named in words a Payara user acts on, with the figures
+that show it, or "none found" when nothing crossed its threshold. Pure: it reads one point record
+(labkit/measure/session.py's figures, JFR's, the load tool's) and what the run knew about it.
+
+Every load tool stops at the number. A capacity of 2,850 req/s means one thing when the server's CPU
+was full (more cores lift it) and another when GC pauses ate the goal's slack with the CPU half idle
+(more cores do not): the limit is what carries a figure from one machine to another.
+
+The checks, in the order a verdict names them (the first crossed is the window's limit; the others
+crossed are named beside it, as they may have added to it):
+- load tool: it ran short of CPU or sent late (flags client-bound, driver-behind) or lost a load
+  host: then the window measured the load tool, not the server;
+- HTTP pool: a bounded pool's Little's-law ceiling (its threads ÷ the time each request holds one)
+  at or below the rate asked;
+- sockets: connections refused or reset, listen-queue overflows where the run counted them;
+- GC, old and young apart: the pauses longer than the goal's slack (goal − service time) and the
+  share of the window they cover, against the percentile's share of requests (1 % for p99). A pause
+  longer than the slack delays past the goal every request due to finish while it lasts, and the
+  backlog it leaves delays more after it. The issue's starting rule took 1 %; the committed windows
+  (18 capacity runs, 346 windows with their pauses listed) put the line lower: of 148 windows that
+  missed, 74 had pauses longer than the slack over ≥ 0.5 % of the window, of 198 that met, 30 did;
+  at ≥ 1 %, 30 and 4. So half the percentile's share (GC_SHARE_OF_TAIL) names GC;
+- CPU: the server's busy cores against the cores it may use (steal counted as busy), or the
+  machine's CPUs saturated when the server shares them;
+- pinning: virtual threads pinned to their carrier (JFR jdk.VirtualThreadPinned) for a sizeable
+  part of the window;
+- locks: contended monitor enters (JFR, recorded with --jfr-locks);
+- JIT: the window's server was not warm (the session's first window, after a warm-up that ended at its cap).
+A check whose figures the record does not hold is "not recorded", never "not crossed".
+"""
+
+# The server counts as CPU-bound at this share of the cores it may use: on one pinned CPU the
+# windows that missed had a median of 0.67 and a 90th percentile of 0.89 busy cores, those that met
+# 0.48 and 0.75 (the committed runs above).
+CPU_BUSY_SHARE = 0.85
+# GC pauses longer than the slack covering this share of the percentile's tail (p99: 1 % of
+# requests) of the window name GC (see above).
+GC_SHARE_OF_TAIL = 0.5
+# A bounded pool is the limit when the rate asked reaches this share of its ceiling.
+POOL_CEILING_SHARE = 0.95
+# Pinned virtual threads are the limit when they were pinned this share of the window or more.
+PINNED_SHARE = 0.01
+# Contended monitor enters (recorded with --jfr-locks) are the limit when at least this many threads
+# waited for a monitor at any moment on average: the lock, not the pool, serialised the requests.
+BLOCKED_THREADS = 1.0
+
+LOAD_TOOL_FLAGS = ("client-bound", "driver-behind", "load-host-lost")
+YOUNG_MARKERS = ("New", "Young", "Minor", "young")
+CHECK_ORDER = ("load-tool", "pool", "sockets", "gc-old", "gc-young", "cpu", "pinning", "locks", "jit")
+NONE_FOUND = "none found"
+
+
+def tail_share(percentile):
+    """The share of requests above a percentile: p99 → 0.01, p999 → 0.001, p50 → 0.5."""
+    digits = percentile.lstrip("p")
+    return 1 - float(f"{digits[:2]}.{digits[2:]}" if len(digits) > 2 else digits) / 100
+
+
+def count_cpus(cpu_list):
+    """How many CPUs a list such as "1", "0-1" or "0,2-3" names; None without one."""
+    if not cpu_list:
+        return None
+    total = 0
+    for part in str(cpu_list).split(","):
+        low, _, high = part.strip().partition("-")
+        total += int(high) - int(low) + 1 if high else 1
+    return total
+
+
+def is_young(collector):
+    return any(marker in collector for marker in YOUNG_MARKERS)
+
+
+def window_limits(record, goal_ms=None, percentile="p99", service_ms=None, server_cpus=None, warm=None):
+    """{limit, also, checks, not_recorded} for one window: `limit` is the first check crossed (or
+    NONE_FOUND), `also` the others crossed, `checks` {name: {crossed, words, evidence}} for every
+    check whose figures were recorded, `not_recorded` the others. `goal_ms` and `service_ms` give the
+    GC checks their slack (your requests: their own p50 at low load); `server_cpus` is how many CPUs
+    the server may use (its Cpus_allowed_list); `warm` False when its warm-up ended unsettled."""
+    window_s = _window_s(record)
+    checks = {
+        "load-tool": _load_tool(record),
+        "pool": _pool(record),
+        "sockets": _sockets(record),
+        **_gc(record, goal_ms, service_ms, percentile, window_s),
+        "cpu": _cpu(record, server_cpus),
+        "pinning": _pinning(record, window_s),
+        "locks": _locks(record, window_s),
+        "jit": None if warm is None else {"crossed": not warm, "evidence": {"warm": warm},
+                                          "words": "the server was not warm: its warm-up ended at its cap "
+                                                   "(--warmup-max) before its throughput and the JIT settled"
+                                                   if not warm else "warm"},
+    }
+    recorded = {name: checks[name] for name in CHECK_ORDER if checks.get(name) is not None}
+    crossed = [name for name, check in recorded.items() if check["crossed"]]
+    return {"limit": crossed[0] if crossed else NONE_FOUND, "also": crossed[1:], "checks": recorded,
+            "not_recorded": [name for name in CHECK_ORDER if checks.get(name) is None]}
+
+
+def limit_words(limits):
+    """One line: the limit and its figures, the others crossed after it; "none found" said plainly."""
+    if limits["limit"] == NONE_FOUND:
+        return (f"none found: no check crossed its threshold ({', '.join(limits['checks'])} checked"
+                + (f"; not recorded: {', '.join(limits['not_recorded'])}" if limits["not_recorded"] else "") + ")")
+    named = [limits["limit"], *limits["also"]]
+    return "; ".join(f"{name}: {limits['checks'][name]['words']}" for name in named)
+
+
+# ---- the checks: each None when the record lacks its figures ------------------------------------
+
+def _window_s(record):
+    window = record.get("window") or {}
+    return (record.get("capacity") or {}).get("window_s") or window.get("wall_s") or \
+        (record.get("load") or {}).get("duration_s")
+
+
+def _load_tool(record):
+    flags = set(record.get("flags") or ())
+    resources = record.get("resources") or {}
+    driver = resources.get("driver") or {}
+    load = record.get("load") or {}
+    if not driver and not load:
+        return None
+    raised = [flag for flag in LOAD_TOOL_FLAGS if flag in flags]
+    evidence = {"cpu_cores": driver.get("cpu_cores"), "schedule_lag_max_ms": load.get("schedule_lag_max_ms"),
+                "flags": raised}
+    parts = []
+    if driver.get("cpu_cores") is not None:
+        parts.append(f"it used {driver['cpu_cores']:.2f} of a core")
+    if load.get("schedule_lag_max_ms") is not None:
+        parts.append(f"sent requests up to {load['schedule_lag_max_ms']:,.0f} ms late")
+    if "load-host-lost" in raised:
+        parts.append("a load host was lost")
+    words = ", ".join(parts) or "its own figures were not recorded"
+    if raised:
+        words += f" ({', '.join(raised)}): the window measured the load tool, not the server"
+    return {"crossed": bool(raised), "evidence": evidence, "words": words}
+
+
+def _pool(record):
+    ceiling = (record.get("derived") or {}).get("ceiling_rps")
+    bound = record.get("max_concurrent")
+    rate = record.get("rate")
+    if bound is None:
+        return {"crossed": False, "evidence": {"max_concurrent": None},
+                "words": "the pool is unbounded (busy threads against a maximum: not recorded)"}
+    if ceiling is None or rate is None:
+        return None
+    crossed = rate >= POOL_CEILING_SHARE * ceiling
+    return {"crossed": crossed, "evidence": {"max_concurrent": bound, "ceiling_rps": ceiling, "rate": rate},
+            "words": f"{bound:,} threads at a time serve at most {ceiling:,.0f} req/s at this service time "
+                     f"(Little's law); {rate:,} req/s were asked"
+                     + (": the pool queued the rest" if crossed else "")}
+
+
+def _sockets(record):
+    load = record.get("load")
+    if not load:
+        return None
+    errors = load.get("errors") or {}
+    refused, reset = errors.get("connect") or 0, errors.get("reset") or 0
+    overflows = record.get("listen_overflows")
+    evidence = {"connect_errors": refused, "resets": reset, "listen_overflows": overflows}
+    crossed = bool(refused or reset or overflows)
+    parts = [f"{refused:,} connections refused", f"{reset:,} reset"]
+    parts.append("listen-queue overflows not recorded" if overflows is None else f"{overflows:,} listen-queue overflows")
+    return {"crossed": crossed, "evidence": evidence, "words": ", ".join(parts)}
+
+
+def _gc(record, goal_ms, service_ms, percentile, window_s):
+    """{"gc-old": check, "gc-young": check}: each from the window's list of pauses."""
+    jfr = record.get("jfr") or {}
+    if not jfr.get("available") or goal_ms is None or service_ms is None or not window_s:
+        return {"gc-old": None, "gc-young": None}
+    pauses = jfr.get("gc_pauses")
+    if pauses is None:
+        return {"gc-old": None, "gc-young": None} if jfr.get("gc_count") else {
+            "gc-old": _gc_kind([], "old", goal_ms, service_ms, percentile, window_s),
+            "gc-young": _gc_kind([], "young", goal_ms, service_ms, percentile, window_s)}
+    young = [pause for _, pause, name in pauses if is_young(name)]
+    old = [pause for _, pause, name in pauses if not is_young(name)]
+    return {"gc-old": _gc_kind(old, "old", goal_ms, service_ms, percentile, window_s),
+            "gc-young": _gc_kind(young, "young", goal_ms, service_ms, percentile, window_s)}
+
+
+def _gc_kind(pauses, kind, goal_ms, service_ms, percentile, window_s):
+    slack = goal_ms - service_ms
+    longer = [pause for pause in pauses if pause > slack]
+    share = sum(longer) / (window_s * 1000)
+    threshold = GC_SHARE_OF_TAIL * tail_share(percentile)
+    crossed = slack > 0 and bool(longer) and share >= threshold
+    evidence = {"pauses": len(pauses), "longest_ms": round(max(pauses), 1) if pauses else None,
+                "total_ms": round(sum(pauses), 1), "slack_ms": round(slack, 1), "longer_than_slack": len(longer),
+                "share_of_window": round(share, 5), "threshold_share": threshold}
+    if not pauses:
+        words = f"no {kind} collection"
+    else:
+        words = (f"{len(pauses)} {kind} pause{'s' if len(pauses) != 1 else ''}, the longest {max(pauses):,.1f} ms "
+                 f"against {slack:,.0f} ms of slack; {len(longer)} longer than it, {share * 100:.2f} % of the window "
+                 f"(the line: {threshold * 100:.2f} %)")
+        if crossed:
+            words += f": they put {percentile} at the service time plus a pause"
+    return {"crossed": crossed, "evidence": evidence, "words": words}
+
+
+def _cpu(record, server_cpus):
+    resources = record.get("resources") or {}
+    server = resources.get("server") or {}
+    machine = resources.get("machine") or {}
+    if server.get("cpu_cores") is None:
+        return None
+    cpus = server_cpus or machine.get("cpus")
+    if not cpus:
+        return None
+    steal = machine.get("server_cpus_steal_share") or 0.0
+    busy = server["cpu_cores"] + steal * cpus
+    shared = server_cpus is None or server_cpus >= (machine.get("cpus") or 0)
+    saturated = "cpu-saturated" in (record.get("flags") or ()) and shared
+    crossed = busy >= CPU_BUSY_SHARE * cpus or saturated
+    words = (f"the server used {server['cpu_cores']:.2f} of its {cpus} core{'s' if cpus != 1 else ''}"
+             + (f", steal {steal * 100:.1f} %" if steal else "")
+             + (" (the machine's CPUs, shared with the load tool, saturated)" if saturated else ""))
+    return {"crossed": crossed, "evidence": {"server_cores": server["cpu_cores"], "cpus": cpus, "steal_share": steal,
+                                             "machine_saturated": saturated}, "words": words}
+
+
+def _pinning(record, window_s):
+    jfr = record.get("jfr") or {}
+    if not jfr.get("available") or jfr.get("pinned_events") is None or not window_s:
+        return None
+    pinned_ms = jfr.get("pinned_total_ms") or 0.0
+    share = pinned_ms / (window_s * 1000)
+    crossed = jfr["pinned_events"] > 0 and share >= PINNED_SHARE
+    return {"crossed": crossed, "evidence": {"events": jfr["pinned_events"], "total_ms": pinned_ms,
+                                             "share_of_window": round(share, 5)},
+            "words": f"{jfr['pinned_events']:,} pinned virtual threads, {pinned_ms:,.0f} ms in all"}
+
+
+def _locks(record, window_s):
+    locks = (record.get("jfr") or {}).get("locks")
+    if not locks or not window_s:
+        return None
+    monitor = locks.get("monitor_enter") or {}
+    blocked_ms = monitor.get("total_ms") or 0.0
+    # Blocked thread-time over the window: how many threads waited for a monitor at any moment.
+    waiting = blocked_ms / (window_s * 1000)
+    return {"crossed": waiting >= BLOCKED_THREADS, "evidence": {"monitor_enters": monitor.get("count") or 0,
+                                                                "blocked_ms": blocked_ms, "threads_waiting": round(waiting, 3)},
+            "words": f"{monitor.get('count') or 0:,} contended monitor enters, {waiting:.2f} threads waiting "
+                     f"for a monitor at any moment on average"}
