@@ -16,9 +16,13 @@ JVM_DEFAULTS_FILE = ROOT / "domain-config" / "jvm.options"
 BIND_LOOPBACK = "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address={host}\n"
 
 
-# Options that size the heap or its young generation: one given by the caller replaces all of the
-# defaults' (a -Xmx1g after the defaults' -Xms4g would stop the JVM from starting).
-HEAP_SIZING = ("-Xms", "-Xmx", "-Xmn", "-XX:InitialHeapSize=", "-XX:MaxHeapSize=", "-XX:NewSize=", "-XX:MaxNewSize=")
+# Options that size the heap or its young generation. One that sizes the heap replaces all of the
+# defaults' (a -Xmx1g after the defaults' -Xms4g would stop the JVM from starting, and their 2 GB young
+# generation would not fit); one that sizes only the young generation replaces the defaults' young
+# generation and keeps their heap (a target on a smaller young generation, servers/collectors.py).
+HEAP_TOTAL = ("-Xms", "-Xmx", "-XX:InitialHeapSize=", "-XX:MaxHeapSize=")
+HEAP_YOUNG = ("-Xmn", "-XX:NewSize=", "-XX:MaxNewSize=")
+HEAP_SIZING = HEAP_TOTAL + HEAP_YOUNG
 
 
 def lab_jvm_options(path=JVM_DEFAULTS_FILE):
@@ -29,9 +33,14 @@ def lab_jvm_options(path=JVM_DEFAULTS_FILE):
 
 def with_lab_defaults(jvm_options, defaults):
     """The defaults, then the caller's options; the defaults' heap sizing is left out when the
-    caller sizes the heap."""
-    sizes_heap = any(option.startswith(HEAP_SIZING) for option in jvm_options)
-    kept = [option for option in defaults if not (sizes_heap and option.startswith(HEAP_SIZING))]
+    caller sizes the heap, their young generation's when the caller sizes only that."""
+    if any(option.startswith(HEAP_TOTAL) for option in jvm_options):
+        replaced = HEAP_SIZING
+    elif any(option.startswith(HEAP_YOUNG) for option in jvm_options):
+        replaced = HEAP_YOUNG
+    else:
+        replaced = ()
+    kept = [option for option in defaults if not (replaced and option.startswith(replaced))]
     return kept + list(jvm_options)
 
 

@@ -52,12 +52,16 @@ def register_mode_targets(prefix, build):
 class TargetCatalog(Mapping):
     """Every target by name. Iterating gives the registered ones; looking a name up also finds the
     target of any mode a template gives (platform-8, glassfish-platform-200), any target with its own
-    carrier count (virtual+2carriers, servers/carriers.py), and a template size out of range is a
-    UsageError that says the range."""
+    carrier count (virtual+2carriers, servers/carriers.py) or collector (virtual@zgc,
+    servers/collectors.py), and a template size out of range is a UsageError that says the range."""
 
     def __getitem__(self, name):
         if name in TARGETS:
             return TARGETS[name]
+        from labkit.servers.collectors import GC_VARIANT, collector_variant
+        variant = GC_VARIANT.fullmatch(name)
+        if variant:
+            return register(collector_variant(name, self[variant.group(1)]))
         from labkit.servers.carriers import CARRIER_VARIANT, carrier_variant
         variant = CARRIER_VARIANT.fullmatch(name)
         if variant:
@@ -85,7 +89,9 @@ def choices(known):
     if isinstance(known, TargetCatalog):
         forms = ", ".join(template.describe() for template in templates().values())
         prefixes = ", ".join(prefix for prefix in MODE_TARGETS if prefix)
-        text += f"; or any {forms}, also after {prefixes}; and any virtual-thread target+Ncarriers"
+        from labkit.servers.collectors import NAMED
+        text += (f"; or any {forms}, also after {prefixes}; any virtual-thread target+Ncarriers; and any "
+                 f"target on another collector: {NAMED}")
     return text
 
 

@@ -39,6 +39,8 @@ def test_a_heap_size_from_the_caller_replaces_the_defaults_heap_sizing_only():
     assert with_lab_defaults(["-Xmx1g"], defaults) == ["-Dgrizzly=16384", "-Xmx1g"]
     assert with_lab_defaults(["-XX:MaxHeapSize=1g"], defaults) == ["-Dgrizzly=16384", "-XX:MaxHeapSize=1g"]
     assert with_lab_defaults(["-Xss512k"], defaults) == defaults + ["-Xss512k"]
+    # A young generation alone replaces the defaults' and keeps their heap.
+    assert with_lab_defaults(["-Xmn512m"], defaults) == ["-Xms4g", "-Xmx4g", "-Dgrizzly=16384", "-Xmn512m"]
     # The shipped file's heap lines are exactly what a caller's heap option replaces.
     shipped = lab_jvm_options()
     assert any(o.startswith(HEAP_SIZING) for o in shipped)
