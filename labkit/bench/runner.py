@@ -313,6 +313,8 @@ class BenchRunner:
                                    f"in one {point.driver} run (steady)", self._eta(point, spec.run_seconds))
         before = self._probe_info(server)
         run = self._drive(point, server, spec, phases, response_bytes)
+        if run.get("window"):  # the load hosts started late: the window moved with them
+            start, end = run["window"]
         return {"run": run, "start": start, "end": end,
                 # The counters cover the whole run (warm-up and drain too): at least the window's requests.
                 "mode_proof": self._mode_proof(point, before, server, run),

@@ -5,6 +5,7 @@ not the server, set its pace.
 """
 import math
 import time
+from dataclasses import replace
 
 from labkit.load.tools import LoadSpec
 from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
@@ -96,9 +97,14 @@ class WindowMeasurer:
         before = probe_info(server) if config.wars else None
         run = drive(DRIVER, context.executable, spec, server.pid, context.out_dir, config.sample_interval_s,
                     session.response_bytes, cpus=config.cpus, feed=feed_of(server), load_hosts=config.load_hosts)
+        if run.get("window"):  # the load hosts started late: the window moved with them
+            start, end = run["window"]
+            spec = replace(spec, window=(start, end))
         write_samples_csv(context.raw / f"{point_id}.samples.csv", run["samples"])
         load = run["load"]
         record = window_point(context, self.points, point_id, session.index, window, run, spec)
+        if run.get("window_moved_s"):
+            record["window"]["moved_s"] = run["window_moved_s"]
         if before is not None:
             record["mode_proof"] = mode_proof(before, probe_info(server), load.responses if load else 0,
                                               context.targets[window.mode].virtual)

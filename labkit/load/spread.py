@@ -35,6 +35,7 @@ from labkit.load.drivers.record import (
 
 CLOCK_BOUND_MS = 50.0
 START_SLACK_S = 0.5  # beyond the slowest round trip: time for every ssh to reach its host
+LATE_MARGIN_S = 1   # how much longer each host's vegeta runs than planned (SpreadRun._move_window)
 # $1: the instant (ns since the epoch), $2: where vegeta's CPU goes; then vegeta's command line.
 START_AT = r"""
 at=$1; cpu=$2; shift 2
@@ -130,7 +131,11 @@ class SpreadRun:
         self.hosts = hosts
         self.clocks = {c.host: c for c in clocks}
         self.spec = spec
-        self.specs = host_specs(spec, hosts, spec.side_file_prefix)
+        # Each host's vegeta runs a second longer than planned: when the agreed start comes later than
+        # the window was planned for, the window moves with it (start()), and still ends inside the run.
+        self.specs = [replace(s, duration_s=s.duration_s + LATE_MARGIN_S) if spec.window else s
+                      for s in host_specs(spec, hosts, spec.side_file_prefix)]
+        self.shift_s = 0.0
         self.executable = executable
         self.processes = []
         self.remote = []
@@ -150,12 +155,29 @@ class SpreadRun:
             staged.append((host, spec, command, results, cpu))
         slowest = max((c.round_trip_ms for c in self.clocks.values()), default=0.0)
         self.started_at_ns = time.time_ns() + int((START_SLACK_S + 3 * slowest / 1000) * 1e9)
+        self._move_window(self.started_at_ns / 1e9)
         for host, spec, command, results, cpu in staged:
             offset_ns = int(self.clocks[str(host)].offset_ms * 1e6) if str(host) in self.clocks else 0
             wrapped = ["sh", "-c", START_AT, "start-at", str(self.started_at_ns + offset_ns), cpu, *command]
             self.processes.append(host.spawn(wrapped, Path(f"{spec.side_file_prefix}.out")))
             self.remote.append((results, cpu))
         return self
+
+    def _move_window(self, agreed_start_s):
+        """The window was planned for a run starting when the spec was made (its end less the run's
+        length; up to a second early, as that length is rounded up). Copying the tool and the targets
+        to every host, each copy an ssh connection, took seconds on a loaded machine, and the hosts
+        then started after the window had begun: every window lost its first seconds and missed as
+        incomplete. The window moves by the delay, so it keeps the pre-roll it was planned with."""
+        if not self.spec.window:
+            return
+        planned_start = self.spec.window[1] - self.spec.duration_s
+        late = agreed_start_s - planned_start
+        if late <= 0:
+            return
+        self.shift_s = late
+        self.spec = replace(self.spec, window=(self.spec.window[0] + late, self.spec.window[1] + late))
+        self.specs = [replace(s, window=self.spec.window) for s in self.specs]
 
     def poll(self):
         """None while any host's vegeta runs."""

@@ -228,7 +228,8 @@ def drive(driver, executable, spec, server_pid, cwd, sample_interval_s, response
             samples = None
     wall_s = time.monotonic() - began
     children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    # The driver is the only child reaped in this window, so the children's rusage delta is its exact CPU.
+    # The driver is the only child reaped in this window (with its leash's shell: a few ms), so the
+    # children's rusage delta is its CPU.
     driver_cpu_s = ((children_after.ru_utime + children_after.ru_stime)
                     - (children_before.ru_utime + children_before.ru_stime))
     output = output_path.read_text(errors="replace") if output_path.is_file() else ""
@@ -277,7 +278,7 @@ def _drive_spread(driver, executable, spec, server_pid, sample_interval_s, watch
     wall_s = time.monotonic() - began
     load, per_host, cpu_s, failure = run.results()
     if own_sampler:
-        resources = measured_resources(spec, samples, sampler, cpu_s)
+        resources = measured_resources(run.spec, samples, sampler, cpu_s)
         count_load_hosts_beside(resources, run.hosts, per_host, feed.host if feed is not None else LocalHost(), wall_s)
     else:
         resources = None
@@ -289,7 +290,9 @@ def _drive_spread(driver, executable, spec, server_pid, sample_interval_s, watch
                 f"{h['host']} {h['rate'] or spec.concurrency} {'req/s' if h['rate'] else 'connections'}" for h in per_host),
             "samples": samples, "resources": resources,
             "side_files": [p for s in run.specs for p in driver.side_files(s) if Path(p).is_file()],
-            "watchdog": watchdog.record() if watchdog else None, "load_hosts": per_host}
+            "watchdog": watchdog.record() if watchdog else None, "load_hosts": per_host,
+            # The window the hosts measured: moved when they started later than it was planned for.
+            **({"window": run.spec.window, "window_moved_s": round(run.shift_s, 3)} if run.shift_s else {})}
 
 
 def count_load_hosts_beside(resources, hosts, per_host, machine, wall_s):

@@ -106,3 +106,23 @@ def test_a_load_host_killed_mid_window_flags_the_point_and_counts_nothing_it_did
     # Served: at most what the two hosts' results hold; lg2 stopped about halfway, so well below the rate.
     assert point["load"]["ok"] <= sum(h.get("ok", 0) for h in point["load_hosts"])
     assert point["load"]["ok"] < 0.85 * RATE * SECONDS
+
+
+def test_a_window_moves_with_load_hosts_that_start_later_than_it_was_planned_for():
+    """Copying vegeta and its targets to each host is an ssh connection each: on a loaded machine the
+    agreed start came seconds after the window had begun, and every window missed as incomplete. The
+    window moves by the delay, and each host's vegeta runs long enough to cover it."""
+    from pathlib import Path
+
+    from labkit.load.spread import LATE_MARGIN_S, SpreadRun
+    from labkit.load.tools import DRIVERS, LoadSpec
+    spec = LoadSpec(url="http://198.18.0.2:8080/", concurrency=1, duration_s=4, rate=40, timeout_s=5,
+                    window=(100, 103), side_file_prefix=Path("/tmp/x"))
+    run = SpreadRun(DRIVERS["vegeta"], "vegeta", spec, ["lg1", "lg2"], [])
+    assert [s.duration_s for s in run.specs] == [4 + LATE_MARGIN_S] * 2 and [s.rate for s in run.specs] == [20, 20]
+    run._move_window(98.5)  # planned for 99 (the window's end less the run's length): on time
+    assert run.spec.window == (100, 103) and run.shift_s == 0
+    run._move_window(101.5)
+    assert run.spec.window == (102.5, 105.5) and all(s.window == (102.5, 105.5) for s in run.specs)
+    # Each host's run still covers the moved window: it starts at 101.5 and runs 5 s.
+    assert 101.5 + run.specs[0].duration_s >= run.spec.window[1]
