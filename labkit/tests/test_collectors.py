@@ -67,8 +67,11 @@ def test_a_zgc_target_runs_zgc():
     from labkit.ground.build import ensure_built
     from labkit.ground.jdk import find_java_home
     ensure_built(log=lambda message: None)
-    with all_targets()["virtual@zgc"].start(19470, []) as server:
+    server = all_targets()["virtual@zgc"].start(19470, [])  # a target's start() returns it running
+    try:
         flags = subprocess.run([str(find_java_home() / "bin" / "jcmd"), str(server.pid), "VM.flags"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60).stdout
         assert "-XX:+UseZGC" in flags and "-XX:+UseG1GC" not in flags, flags
         assert server.info()["request"]["virtual"] is True
+    finally:
+        server.stop()
