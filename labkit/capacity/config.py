@@ -172,6 +172,16 @@ class CapacityConfig:
         if start_rate > max_rate:
             raise UsageError(f"--start-rate {start_rate} is above --max-rate {max_rate}")
         sleeps, goals = pick("sleeps"), pick("goals")
+        wars, mix = check_own_app(args, modes, known_targets, ("vegeta",), DRIVERS)
+        if mix is not None:
+            relative = next((each for each in goals if each.relative), None)
+            if relative:
+                raise UsageError(f"--slo {relative} is relative to the sleep endpoint's sleep; your requests have none: "
+                                 f"give an absolute goal such as p99=200ms")
+            if getattr(args, "sleeps", None):
+                raise UsageError("--sleep sets the lab's sleep endpoint; your requests (--request/--requests) have none")
+            # One search, whose goal is absolute: the default sleep is the endpoint's, never held against it.
+            sleeps = (SleepSpec(0, 0),)
         for sleep in sleeps:
             for each in goals:
                 if not each.relative and each.ms <= sleep.max_ms:
@@ -185,22 +195,14 @@ class CapacityConfig:
                 limit = max(goal_limits(goals, sleep))
                 if timeout * 1000 <= limit:
                     raise UsageError(f"--timeout {timeout:g} s is not above the latency goal ({limit:g} ms)")
-        wars, mix = check_own_app(args, modes, known_targets, ("vegeta",), DRIVERS)
-        if mix is not None:
-            relative = next((each for each in goals if each.relative), None)
-            if relative:
-                raise UsageError(f"--slo {relative} is relative to the sleep endpoint's sleep; your requests have none: "
-                                 f"give an absolute goal such as p99=200ms")
-            if getattr(args, "sleeps", None):
-                raise UsageError("--sleep sets the lab's sleep endpoint; your requests (--request/--requests) have none")
-            sleeps = (SleepSpec(0, 0),)  # one search; the goal is absolute
         return cls(modes=tuple(modes), sleeps=tuple(sleeps), goal=goals[0], other_goals=tuple(goals[1:]),
                    depth=pick("depth"),
                    duration_s=duration, preroll_s=pick("preroll"), repeats=pick("repeats"),
                    start_rate=start_rate, max_rate=max_rate, resolution=pick("resolution"),
                    warmup_concurrency=pick("warmup_concurrency"), warmup_iteration_s=pick("warmup_iteration"),
                    warmup_min_s=min(pick("warmup_min"), pick("warmup_max")), warmup_max_s=pick("warmup_max"), cooldown_s=pick("cooldown"), port=pick("port"),
-                   timeout_s=timeout, jvm_options=server_jvm_options(args.jvm_opt, getattr(args, "cpus", None)),
+                   timeout_s=timeout,
+                   jvm_options=server_jvm_options(args.jvm_opt, getattr(args, "cpus", None), modes),
                    jvm_defaults=getattr(args, "jvm_defaults", None) is not False, cpus=args.cpus,
                    name=pick("name"), warmup_jit_rate=pick("warmup_jit_rate"),
                    min_young_gcs=pick("min_young_gcs"),

@@ -29,6 +29,9 @@ in it (JFR); one that met the goal with fewer is measured again at the same rate
 
 A window with failed requests is followed by one probe on a connection of its own (the watchdog's):
 a server whose process exited or answers nothing ends its search or round there, flagged unresponsive.
+A window that collapsed (failed requests, or its percentile at several times the goal) is followed by
+probes until the server answers at its idle latency again, or by a fresh server in its place
+(recovery.py): no rate is judged on a server an earlier window broke.
 
 Servers, load runs and /proc sampling are the measurement layer's (labkit/measure/session.py); every
 window is a point record in the bench's layout plus capacity fields (points.py). Every process started

@@ -2,27 +2,36 @@
 collected and rested; then the search's or a round's windows run against it, and it is stopped (in
 a `finally`) with its log kept and its session recorded."""
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from labkit.load.levels import LoadLevel
 from labkit.measure.jfr import JfrRecorder
 from labkit.measure.reference import measure_reference
+from labkit.measure.watchdog import stall_after_s
 from labkit.measure.session import cpus_allowed, feed_of, host_of, keep_log, probe, server_jdk, start_server
 from labkit.ground.errors import LabError
 from labkit.load.requests_mix import check_answers, mean_answer_bytes
 from labkit.capacity.between import cool_down, full_gc
 from labkit.capacity.config import warm_up_sleep
+from labkit.capacity.recovery import idle_latency, probe_path
 from labkit.capacity.warmup import warm_up
 
 
 @dataclass
 class ServerSession:
-    """A server the windows of one search or one confirmation round run against."""
+    """A server the windows of one search or one confirmation round run against. After a collapse it
+    did not recover from (recovery.py), restart() puts a fresh server in its place, in this same
+    object, so the search's or round's loop goes on where it was."""
     server: object                 # a labkit.servers.interface.ServerHandle
     url: str                       # what each window requests
     response_bytes: int            # the probe's answer size (the load tool checks it)
     record: dict                   # the session's entry in results.json "sessions"
     jfr: JfrRecorder | None = None  # the server's JFR recording; None: not recorded
+    idle: dict | None = None       # its answer time at rest after the warm-up (recovery.idle_latency)
+    restarts: int = 0              # fresh servers started in this search or round after a collapse
+    restart: object = field(default=None, repr=False)  # restart(why): a fresh server in this one's place
+    label: str = ""                # the server log's name: <n>-<mode>-<sleep>-<phase>[-r<round>]
+    closed: bool = False
 
     @property
     def index(self):
@@ -37,7 +46,24 @@ class ServerSessions:
         self.count = 0
 
     def run(self, mode, sleep, phase, repeat, work):
-        """Starts `mode` fresh, probes and warms it up, then runs `work(ServerSession)`."""
+        """Starts `mode` fresh, probes and warms it up, then runs `work(ServerSession)`; stops it after."""
+        session = self._open(mode, sleep, phase, repeat)
+        try:
+            work(session)
+        finally:
+            self._close(session)
+
+    def _restart(self, session, mode, sleep, phase, repeat, why):
+        self.context.log(f"  restarting {mode}: {why}")
+        session.record["ended"] = f"restarted: {why}"
+        self._close(session)
+        fresh = self._open(mode, sleep, phase, repeat, restart_of=session.index)
+        for name in ("server", "url", "response_bytes", "record", "jfr", "idle", "label", "closed"):
+            setattr(session, name, getattr(fresh, name))
+        session.restarts += 1
+
+    def _open(self, mode, sleep, phase, repeat, restart_of=None):
+        """A fresh server of `mode`: started, probed, recorded by JFR, warmed up, collected and rested."""
         context, config = self.context, self.context.config
         target = context.targets[mode]
         self.count += 1
@@ -52,12 +78,16 @@ class ServerSessions:
                   "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "pid": server.pid,
                   "command": server.printable_command(),
                   "cpus_allowed": cpus_allowed(server)}
+        if restart_of is not None:
+            record["restart_of"] = restart_of
+        session = ServerSession(server, "", 0, record, label=label)
+        session.restart = lambda why: self._restart(session, mode, sleep, phase, repeat, why)
         try:
             record["start_s"] = round(time.monotonic() - began, 1)
             context.timing["start_s"].append(record["start_s"])
             path = context.scenario.path(config, LoadLevel(1, sleep))
-            response_bytes = _probe(context.scenario, server, path, mode)
-            session = ServerSession(server, server.base_url + path, response_bytes, record)
+            session.response_bytes = _probe(context.scenario, server, path, mode)
+            session.url = server.base_url + path
             if context.java_home:
                 session.jfr = JfrRecorder(server.pid, context.java_home, host=host_of(server),
                                           server_java_home=server_jdk(server, context.java_home))
@@ -68,18 +98,28 @@ class ServerSessions:
             if warm != sleep:
                 context.log(f"  warming up at a {warm} sleep: the same code path as {sleep}, at rates the windows reach")
             record["warmup"] = warm_up(context, server, context.scenario.path(config, LoadLevel(1, warm)), label,
-                                       response_bytes)
+                                       session.response_bytes)
             record["warmup"]["sleep_ms"] = [warm.min_ms, warm.max_ms]
             record["warmup"]["full_gc"] = full_gc(server_jdk(server, context.java_home), server.pid, context.log,
                                                   host_of(server))
             # The warm-up ends with a thousand connections closing and its requests still in flight:
             # the first window must start from the same rest as every later one.
             cool_down(server.pid, config.cooldown_s, feed_of(server))
-            work(session)
-        finally:
-            server.stop()
-            record["log"] = keep_log(server, context.out_dir, label)
-            context.recorder.add_session(record)
+            session.idle = record["idle"] = idle_latency(server, probe_path(session, context.scenario),
+                                                         stall_after_s(sleep.max_ms))
+        except BaseException:
+            self._close(session)
+            raise
+        return session
+
+    def _close(self, session):
+        """Stops the server once, keeps its log and records the session."""
+        if session.closed:
+            return
+        session.closed = True
+        session.server.stop()
+        session.record["log"] = keep_log(session.server, self.context.out_dir, session.label)
+        self.context.recorder.add_session(session.record)
 
 
 def _reference(context, before):

@@ -109,8 +109,9 @@ def load_tool_failed(record):
 
 
 def server_lost(record):
-    """True when a window left no server to measure: it exited, or stopped answering (check_server)."""
-    return bool(record.get("server_exited") or record.get("server_unresponsive"))
+    """True when a window left no server to measure: it exited, stopped answering (check_server), or
+    did not come back at rest after a collapse on a server already restarted once (recovery.py)."""
+    return bool(record.get("server_exited") or record.get("server_unresponsive") or record.get("server_not_recovered"))
 
 
 def measure_again(record):

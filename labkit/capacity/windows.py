@@ -12,11 +12,14 @@ from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from labkit.measure.plan import format_duration
 from labkit.measure.sampler import process_running, write_samples_csv
 from labkit.measure.session import drive, feed_of, host_of, server_jdk, steady_window
+from labkit.measure.watchdog import stall_after_s
+from labkit.servers.external import TARGET_NAME as URL_TARGET
 from labkit.servers.userapp import mode_proof, probe_info
 from labkit.capacity.between import TIME_WAIT_DRAINED, check_server, cool_down, full_gc, wait_for_time_wait
 from labkit.capacity.context import DRIVER, remove_raw_results
 from labkit.capacity.limits import point_limits
 from labkit.capacity.points import failed_point, gc_pauses_text, window_point
+from labkit.capacity.recovery import MAX_RESTARTS, RECOVERY_MAX_S, await_recovery, collapsed
 from labkit.capacity.verdicts import (
     HOST_REST_S,
     LOAD_TOOL,
@@ -125,10 +128,44 @@ class WindowMeasurer:
         self._log_result(record, window, load)
         cool_down(server.pid, config.cooldown_s, feed_of(server))
         check_server(server, window.mode, window.sleep, record, spec.max_connections, context.log)
+        restart = self.after_collapse(session, window, record, spec.max_connections)
         context.recorder.add_point(record)
         context.timing["step_s"].append(time.monotonic() - began)
         remove_raw_results(run["side_files"])
+        if restart:
+            session.restart(f"not back at its idle latency {RECOVERY_MAX_S} s after window {point_id}")
         return record
+
+    def after_collapse(self, session, window, record, connections):
+        """After a window that collapsed: wait for the server to answer at its idle latency again
+        (recovery.py). Returns True when it must be restarted; one that did not come back after a
+        restart ends its search or round (server_not_recovered, as server_lost reads it)."""
+        config, log = self.context.config, self.context.log
+        if (server_lost(record) or session.idle is None or session.idle["median_ms"] is None
+                or not collapsed(record, config.goal.percentile, window.goal_ms)):
+            return False
+        timeout_s = stall_after_s(window.sleep.max_ms, connections=connections)
+        recovery = await_recovery(session.server, session.idle, timeout_s)
+        record["recovery"] = recovery
+        record["flags"].append("collapsed")
+        back = (f"probes {recovery['median_ms']} ms" if recovery["median_ms"] is not None
+                else f"probes {', '.join(map(str, recovery['probes_ms']))}")
+        if recovery["recovered"]:
+            recovery["outcome"] = "recovered"
+            log(f"    collapsed; back at rest after {recovery['waited_s']:g} s ({back}, idle {recovery['idle_ms']} ms)")
+            return False
+        # A server the lab did not start (--url) is not the lab's to restart.
+        if session.restarts < MAX_RESTARTS and window.mode != URL_TARGET:
+            recovery["outcome"] = "restarted"
+            log(f"    collapsed and not back at rest after {recovery['waited_s']:g} s ({back}, idle "
+                f"{recovery['idle_ms']} ms): the next window runs on a fresh server")
+            return True
+        recovery["outcome"] = "not-recovered"
+        record["server_not_recovered"] = True
+        record["flags"].append("not-recovered")
+        ended = "search" if record["phase"] == "search" else "confirmation round"
+        log(f"    collapsed and not back at rest after {recovery['waited_s']:g} s ({back}): its {ended} ends here")
+        return False
 
     def judge(self, record, window):
         """Whether the window counts as meeting the goal: the goal, and enough young collections in it."""

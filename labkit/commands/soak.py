@@ -64,7 +64,7 @@ def _config(args):
     return SoakConfig(modes=modes, capacity=parse_capacity(args.capacity, modes, args.sleep), factor=args.factor,
                       load_s=args.load, idle_s=args.idle, warmup_s=args.warmup, sleep_ms=args.sleep,
                       timeout_s=args.timeout, port=args.port or DEFAULT_PORT,
-                      jvm_options=server_jvm_options(args.jvm_opt, args.cpus),
+                      jvm_options=server_jvm_options(args.jvm_opt, args.cpus, modes),
                       jvm_defaults=args.jvm_defaults is not False, cpus=args.cpus,
                       max_connections=args.max_connections, repeats=args.repeats), all_targets()
 

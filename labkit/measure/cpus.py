@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from labkit.ground import proc
+from labkit.servers.collectors import check_one_collector
 
 ROLES = ("server", "driver")
 
@@ -52,8 +53,11 @@ SINGLE_CPU_GC = "-XX:+UseG1GC"
 GC_CHOICE = re.compile(r"^-XX:\+Use\w+GC$")
 
 
-def server_jvm_options(jvm_options, pinning):
-    """The user's JVM options, plus G1 when the server is pinned to one CPU and no collector was chosen."""
+def server_jvm_options(jvm_options, pinning, modes=()):
+    """The user's JVM options, plus G1 when the server is pinned to one CPU and no collector was chosen
+    (a target's @collector suffix replaces that default: servers/collectors.py). A --jvm-opt that
+    chooses a collector beside a target that names one is a UsageError."""
+    check_one_collector(modes, jvm_options)
     options = tuple(jvm_options or ())
     if pinning and pinning.server and len(pinning.server) < 2 and not any(GC_CHOICE.match(o) for o in options):
         return options + (SINGLE_CPU_GC,)

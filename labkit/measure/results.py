@@ -134,6 +134,12 @@ FLAG_MEANINGS = {
     "unresponsive": "./lab capacity: after this window, which had failed requests, the server's process still ran "
                     "but did not answer a probe request on a connection of its own (refused, reset or no answer "
                     "in time): its search or confirmation round ended here (see `server_unresponsive`)",
+    "collapsed": "./lab capacity: requests failed in this window or its percentile reached several times the goal "
+                 "(capacity/recovery.py); before the next window the lab waited for the server to answer at "
+                 "its idle latency again, and restarted it when it did not (see `recovery`: recovered, restarted "
+                 "or not-recovered)",
+    "not-recovered": "./lab capacity: after this collapse the server, already restarted once in this search or round, "
+                     "did not answer at its idle latency again: the search or round ended here, no rate judged on it",
 }
 
 # Figures aggregated over repeats, as (name, path into the point record).

@@ -116,15 +116,22 @@ class Watchdog:
 def probe_once(host, port, path, timeout_s):
     """One GET of `path` on a connection of its own: "answered" (any HTTP answer), "timeout" (no answer
     in timeout_s) or "failed" (refused, reset, not HTTP)."""
+    return timed_probe(host, port, path, timeout_s)[0]
+
+
+def timed_probe(host, port, path, timeout_s):
+    """probe_once's outcome and, when answered, the milliseconds from connecting to the answer's end
+    (else None): what ./lab capacity compares with a server's idle latency after a collapse."""
+    began = time.perf_counter()
     connection = http.client.HTTPConnection(host, port, timeout=timeout_s)
     try:
         connection.request("GET", path, headers={"Connection": "close"})
         response = connection.getresponse()
         response.read()
-        return "answered"
+        return "answered", (time.perf_counter() - began) * 1000
     except TimeoutError:
-        return "timeout"
+        return "timeout", None
     except (OSError, http.client.HTTPException):
-        return "failed"
+        return "failed", None
     finally:
         connection.close()

@@ -34,7 +34,10 @@ def describe(collector, young=None):
 
 def collector_variant(name, base):
     """The Target `name` (<base>@<collector>[-young<SIZE>]): `base` (a Target) started with the
-    collector's options after its own. A --jvm-opt that selects a collector too is a UsageError."""
+    collector's options after its own. A collector the run's options select is dropped: by the time
+    a server starts it can only be the lab's default for a server on one CPU (measure/cpus.py), as
+    a --jvm-opt that picks one beside a suffix is refused when the run is configured
+    (check_one_collector)."""
     match = GC_VARIANT.fullmatch(name)
     collector, young = match.group(2), match.group(3)
     if collector == "zgc" and young:
@@ -42,10 +45,16 @@ def collector_variant(name, base):
     added = collector_options(collector, young)
 
     def start(port, jvm_options=(), *args, **kwargs):
-        options = list(jvm_options)
-        chosen = [option for option in options if option.startswith(SELECTORS)]
-        if chosen:
-            raise UsageError(f"{name}: --jvm-opt={chosen[0]} chooses a collector too; the target's suffix "
-                             f"({name[len(base.name):]}) does: give one")
+        options = [option for option in jvm_options if not option.startswith(SELECTORS)]
         return base.start(port, options + added, *args, **kwargs)
     return replace(base, name=name, description=f"{base.description}, {describe(collector, young)}", start=start)
+
+
+def check_one_collector(names, jvm_options):
+    """UsageError when a --jvm-opt selects a collector and a target's suffix does too: which one the
+    user meant cannot be told, and the run would measure something else than its names say."""
+    chosen = [option for option in jvm_options or () if option.startswith(SELECTORS)]
+    suffixed = [name for name in names if GC_VARIANT.fullmatch(name)]
+    if chosen and suffixed:
+        raise UsageError(f"{suffixed[0]}: --jvm-opt={chosen[0]} chooses a collector too; the target's suffix "
+                         f"({suffixed[0][suffixed[0].rindex('@'):]}) does: give one")

@@ -59,6 +59,17 @@ def test_the_capacity_command_refuses_an_absolute_goal_under_the_sleep_among_sev
     assert result.returncode == 2 and "p99 <= 90 ms is not above the sleep" in result.stderr
 
 
+def test_your_requests_take_a_goal_under_the_sleep_endpoints_default_sleep():
+    """--request has no sleep: a goal of 50 ms is not held against the endpoint's default of 100 ms."""
+    from labkit.capacity.config import CapacityConfig
+    from labkit.catalog import all_targets
+    from labkit.cli import build_parser
+    args = build_parser().parse_args(["capacity", "--modes", "virtual", "--request", "GET /api/work?rounds=100",
+                                      "--slo", "p99=50ms"])
+    config = CapacityConfig.build(args, all_targets())
+    assert config.sleeps == (SleepSpec(0, 0),) and config.goal.ms == 50
+
+
 # -- one window, another goal ---------------------------------------------------------------------
 def window(rate, p99, goal_ms=150, passed=None, young=3, window_s=15, verdict=None, errors=0):
     """A search window measured for `goal_ms` whose p99 was `p99` ms."""

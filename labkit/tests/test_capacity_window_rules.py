@@ -431,9 +431,13 @@ def session_paths(monkeypatch, tmp_path, sleep):
                         warmed.append(path) or {"seconds": 1})
     monkeypatch.setattr(session_module, "full_gc", lambda java_home, pid, log, host=None: None)
     monkeypatch.setattr(session_module, "cool_down", lambda pid, cooldown_s, feed=None: None)
+    monkeypatch.setattr(session_module, "idle_latency", lambda server, path, timeout_s:
+                        {"path": path, "probes_ms": [], "median_ms": None})
     runner.sessions.run("virtual", sleep, "search", None,
-                        lambda session: worked.append((session.url, session.record["warmup"])))
-    return warmed[0], *worked[0]
+                        lambda session: worked.append((session.url, session.record["warmup"], session.idle)))
+    url, warmup, idle = worked[0]
+    assert url == server.base_url + idle["path"]  # at rest, the server is asked the windows' own request
+    return warmed[0], url, warmup
 
 
 def test_a_long_sleep_is_warmed_up_on_the_same_endpoint_at_a_short_sleep(monkeypatch, tmp_path):

@@ -9,6 +9,7 @@ import pytest
 
 from labkit.catalog import all_targets
 from labkit.ground.errors import UsageError
+from labkit.measure.cpus import CpuPinning, server_jvm_options
 from labkit.servers.collectors import collector_variant
 from labkit.servers.registry import Target
 
@@ -39,10 +40,22 @@ def test_a_collector_suffix_starts_the_same_target_on_that_collector():
 
 def test_what_cannot_go_together_is_refused_in_one_line():
     base, _ = recording_target()
-    with pytest.raises(UsageError, match="chooses a collector too"):
-        collector_variant("virtual@zgc", base).start(8080, ["-XX:+UseParallelGC"])
+    with pytest.raises(UsageError, match="virtual@zgc: --jvm-opt=-XX:\\+UseParallelGC chooses a collector too"):
+        server_jvm_options(["-XX:+UseParallelGC"], None, ["virtual", "virtual@zgc"])
     with pytest.raises(UsageError, match="ZGC sizes its young generation itself"):
         collector_variant("virtual@zgc-young512m", base)
+
+
+def test_a_suffix_replaces_the_g1_a_server_on_one_cpu_gets_by_default():
+    """A run pinned to one server CPU adds G1 for every target (measure/cpus.py); a @zgc target
+    starts on ZGC alone, a plain target beside it keeps G1 (the first limits run stopped here)."""
+    one_cpu = CpuPinning(server=(1,), driver=(0,))
+    options = server_jvm_options(None, one_cpu, ["virtual", "virtual@zgc"])
+    assert options == ("-XX:+UseG1GC",)
+    base, seen = recording_target()
+    collector_variant("virtual@zgc", base).start(8080, options)
+    base.start(8080, options)
+    assert seen[0][1] == ["-XX:+UseZGC"] and seen[1][1] == ["-XX:+UseG1GC"]
 
 
 def test_the_catalogue_finds_every_collector_of_every_target_and_keeps_the_plain_names():

@@ -147,3 +147,21 @@ def test_each_command_page_documents_exactly_the_options_of_its_parser(page):
     documented = _documented_options(page)
     assert expected - documented == set(), "options the page leaves out"
     assert documented - expected == set(), "options the page documents that the parser does not have"
+
+
+# A results page quotes its run's generated report between these markers instead of retyping figures.
+QUOTE = re.compile(r"<!-- quoted from (\S+) -->\n(.*?)<!-- end of quote -->", re.S)
+
+
+def test_quoted_report_lines_are_the_reports_own():
+    """Each line a results page quotes is a line of the report.md it names, which ./lab report rebuilds
+    from the committed data (test_report_rebuilds_committed.py): a quoted figure cannot drift from the
+    data the way a retyped one did (issue 56)."""
+    quoted = 0
+    for page in RESULTS_PAGES:
+        for source, block in QUOTE.findall(page.read_text()):
+            report = set((page.parent / source).read_text().splitlines())
+            for line in filter(str.strip, block.splitlines()):
+                assert line in report, f"{page.name} quotes a line {source} does not hold: {line[:160]}"
+                quoted += 1
+    assert quoted, "no results page quotes its report (payara7.md does)"

@@ -228,6 +228,7 @@ def test_each_session_measures_the_reference_first_and_records_it(monkeypatch, t
     monkeypatch.setattr(session_module, "warm_up", lambda context, server, path, label, response_bytes: {})
     monkeypatch.setattr(session_module, "full_gc", lambda java_home, pid, log, host=None: None)
     monkeypatch.setattr(session_module, "cool_down", lambda pid, cooldown_s, feed=None: None)
+    monkeypatch.setattr(session_module, "idle_latency", lambda server, path, timeout_s: None)
     references = []
     for reference_on in (True, False):
         happened.clear()

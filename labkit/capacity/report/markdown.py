@@ -12,7 +12,7 @@ from labkit.capacity.report.limits_report import limits_section
 from labkit.capacity.report.ratios_report import ratio_sections
 from labkit.capacity.report.sessions_report import sessions_table
 from labkit.capacity.report.setup_report import setup_rows
-from labkit.capacity.report.windows_report import STEPS_HEADERS, rerun_section, steps_cells
+from labkit.capacity.report.windows_report import STEPS_HEADERS, collapse_section, rerun_section, steps_cells
 
 HOW_TO_READ = """\
 - **capacity**: the highest arrival rate (requests due per second, open model) at which the
@@ -72,6 +72,7 @@ def report(run):
     if used:
         parts += ["## Flags", ""] + [f"- `{f}`: {FLAG_MEANINGS.get(f, f)}" for f in used] + [""]
     parts += rerun_section(run)
+    parts += collapse_section(run)
     parts += ["## Servers", "", sessions_table(run), "", "## Every window", "", markdown_table(STEPS_HEADERS, steps_cells(run)), "",
               "## How to read this report", "", HOW_TO_READ]
     return "\n".join(parts)

@@ -6,7 +6,8 @@ def sessions_table(run):
     """The servers of the run, one row per session: its warm-up, the CPUs it was allowed, its log."""
     return markdown_table(["#", "target", "phase", "sleep", "ready in s", "warm-up s", "warm-up req/s per iteration",
                    "methods compiled per iteration", "settled", "warm-up ended", "CPUs allowed", "log"],
-                  [[s["index"], s["mode"], s["phase"] + (f" r{s['repeat']}" if s.get("repeat") else ""),
+                  [[s["index"], s["mode"], s["phase"] + (f" r{s['repeat']}" if s.get("repeat") else "")
+                    + (f", restart of #{s['restart_of']}" if s.get("restart_of") else ""),
                     f"{s['sleep_max_ms']} ms", s.get("start_s", "–"), (s.get("warmup") or {}).get("seconds", "–"),
                     ", ".join(number(v) for v in (s.get("warmup") or {}).get("iterations_ok_rps", [])),
                     _compiles_text(s.get("warmup") or {}),

@@ -1,5 +1,6 @@
-"""report.md's every-window table (one row per window, in the order measured) and its section on the
-windows measured again, longer, for too few young collections."""
+"""report.md's every-window table (one row per window, in the order measured), its section on the
+windows measured again, longer, for too few young collections, and the one on collapses: whether the
+server came back at rest or was restarted before the next window."""
 from labkit.ground.formatting import number
 from labkit.capacity.points import gc_pauses_text
 from labkit.capacity.report.limits_report import window_limit_cell
@@ -70,3 +71,37 @@ def rerun_section(run):
             f"A window that met the goal with fewer than {run['config'].get('min_young_gcs')} young collections is "
             f"measured again at the same rate for twice as long, up to {run['config'].get('max_window_s')} s "
             f"(the earlier window then counts for nothing).", ""] + lines + [""]
+
+
+RECOVERY_OUTCOMES = {"recovered": "back at rest, measured on",
+                     "restarted": "not back at rest: the next window ran on a fresh server",
+                     "not-recovered": "not back at rest on a server restarted once already: its search or round "
+                                      "ended there"}
+
+
+def collapse_section(run):
+    """Each window that collapsed (recovery.py) and what came after it; [] when none did (and for runs
+    made before the rule, whose records have no `recovery`)."""
+    lines = []
+    percentile = run["config"]["goal"]["percentile"]
+    for p in run["points"]:
+        recovery = p.get("recovery")
+        if not recovery:
+            continue
+        load = p.get("load") or {}
+        round_text = f" r{p['repeat']}" if p.get("repeat") else ""
+        probes = (f"median {number(recovery['median_ms'], 1)} ms" if recovery.get("median_ms") is not None
+                  else "probes " + ", ".join(map(str, recovery["probes_ms"])))
+        lines.append(f"- {p['mode']}, sleep {p['sleep_max_ms']} ms, {p['phase']}{round_text} step {p['step']}, "
+                     f"{number(p['rate'])} req/s ({number((load.get('errors') or {}).get('total'))} failed, "
+                     f"{percentile} {number((load.get('latency_ms') or {}).get(percentile), 1)} ms): "
+                     f"{RECOVERY_OUTCOMES[recovery['outcome']]}; after {number(recovery['waited_s'], 1)} s the "
+                     f"probes' {probes} against {number(recovery['within_ms'], 1)} ms at most (idle "
+                     f"{number(recovery['idle_ms'], 1)} ms)")
+    if not lines:
+        return []
+    return ["## After a collapse", "",
+            "A window with failed requests or a percentile at several times the goal is followed by probes of the "
+            "server's idle latency (its answer time at rest after the warm-up) until it is back, or by a fresh "
+            "server (labkit/capacity/recovery.py): no rate is judged on a server an earlier window broke.", "",
+            *lines, ""]

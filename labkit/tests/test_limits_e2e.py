@@ -1,0 +1,75 @@
+"""Each limit named when it is the limit, in small ./lab capacity runs on this machine (the server on
+one CPU, vegeta on the other): a pool of 8 threads at 1 s sleeps stops at its Little's-law ceiling
+(8 req/s), and its first window, twice that, collapses: the next window waits until the server
+answers at its idle latency again (labkit/capacity/recovery.py); CPU-bound requests (`/api/work`, a
+SHA-256 chain) stop where the server's one CPU is full. Each run's capacity, every window that
+missed and the report name the limit with its figures (labkit/measure/limits.py)."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from labkit import ROOT
+
+# The runs: 3 s windows after the default pre-roll (two sleeps, at least 2 s), a bisection to 25 %,
+# one round, no host-speed reference (the runs measure limits, not the host or a capacity).
+SHORT = ["--duration", "3", "--repeats", "1", "--warmup-min", "0", "--warmup-max", "2", "--warmup-iteration", "1",
+         "--cooldown", "0", "--resolution", "25", "--no-reference", "--cpus", "server=1,driver=0"]
+# At a few requests a second no window holds a young collection: the rule that re-runs such a window
+# longer (up to 120 s) is not what these runs test.
+NO_YOUNG_RULE = ["--min-young-gcs", "0"]
+
+
+def capacity(out, *arguments):
+    result = subprocess.run([sys.executable, "-m", "labkit.cli", "capacity", *arguments, *SHORT, "--port", "19480",
+                             "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-4000:]
+    return result.stdout, json.loads((out / "results.json").read_text()), (out / "report.md").read_text()
+
+
+def missed(run):
+    return [p for p in run["points"] if not p["capacity"]["met_goal"]]
+
+
+@pytest.mark.server
+def test_a_pool_of_8_at_1_s_sleeps_stops_at_its_ceiling_and_recovers_from_its_collapse(tmp_path):
+    output, run, report = capacity(tmp_path / "pool", "--modes", "platform-8", "--sleep", "1000",
+                                   "--start-rate", "16", "--max-rate", "64", *NO_YOUNG_RULE)
+    first = run["points"][0]
+    assert first["rate"] == 16 and "collapsed" in first["flags"], first["flags"]
+    recovery = first["recovery"]
+    assert recovery["outcome"] == "recovered" and recovery["median_ms"] <= recovery["within_ms"], recovery
+    # At rest a probe of the sleep endpoint takes the sleep: the idle latency came from the server at rest.
+    session = run["sessions"][0]
+    assert 1000 <= session["idle"]["median_ms"] < 1200 and session["idle"]["path"].startswith("/api/sleep?ms=1000")
+    assert "collapsed; back at rest after" in output
+    # Every window at or above the ceiling missed, and names the pool with its figures.
+    for point in missed(run):
+        if point["rate"] >= 8:
+            limit = point["limit"]
+            assert limit["limit"] == "pool", (point["id"], limit)
+            assert limit["checks"]["pool"]["evidence"]["ceiling_rps"] == pytest.approx(8, rel=0.01)
+    row = run["summary"][0]
+    assert 4 <= row["capacity_rps"]["median"] <= 8   # at most the ceiling: arrivals on a schedule can fill it exactly
+    assert row["limit"]["rounds"][0]["limit"] == "pool", row["limit"]
+    assert "## After a collapse" in report and "back at rest, measured on" in report
+    assert "What limited each capacity" in report and "8 threads at a time serve at most 8 req/s" in report
+
+
+@pytest.mark.server
+def test_cpu_bound_requests_stop_where_the_servers_cpu_is_full(tmp_path):
+    output, run, _ = capacity(tmp_path / "cpu", "--modes", "virtual", "--request", "GET /api/work?rounds=20000",
+                                   "--slo", "p99=100ms", "--start-rate", "25", "--max-rate", "3200", *NO_YOUNG_RULE)
+    row = run["summary"][0]
+    capacity_rps = row["capacity_rps"]["median"]
+    assert capacity_rps and capacity_rps >= 25, row
+    # The most overloaded window (the ramp's miss, above every rate that held) had the server's one
+    # CPU full: the CPU is its limit.
+    over = max(missed(run), key=lambda p: p["rate"])
+    assert over["rate"] > capacity_rps, [(p["rate"], p["capacity"]["met_goal"]) for p in run["points"]]
+    limit = over["limit"]
+    assert limit["limit"] == "cpu", (over["id"], limit)
+    assert limit["checks"]["cpu"]["evidence"]["server_cores"] >= 0.85, limit["checks"]["cpu"]
+    assert "limit: cpu" in output
