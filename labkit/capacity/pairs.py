@@ -14,21 +14,30 @@ from labkit.capacity.goals import percentile_name
 from labkit.capacity.summary import measured_for, sleep_key
 
 
+# What a round's capacity is (_round_capacity): the rate itself, an upper bound (the round held no
+# rate: its capacity lies below the lowest it tried) or a floor (no window above the rate it held
+# missed: its walk stopped at --max-rate, or at the two steps up of runs made before the walk went on).
+BELOW, FLOOR = "below", "floor"
+
+
 def _round_capacity(windows):
-    """(capacity, is an upper bound, when its window started) of one round: the highest rate it held,
-    or, when it held none, below the lowest rate it tried."""
+    """(capacity, None | BELOW | FLOOR, when its window started) of one round: the highest rate it
+    held, or, when it held none, the lowest rate it tried."""
     held = [p for p in windows if p["capacity"]["passed"]]
     chosen = max(held, key=lambda p: p["rate"]) if held else min(windows, key=lambda p: p["rate"])
     started = ((chosen.get("window") or {}).get("epoch_s") or [None])[0]
-    return chosen["rate"], not held, started
+    if not held:
+        return chosen["rate"], BELOW, started
+    missed_above = any(p["rate"] > chosen["rate"] and p.get("load") and p["capacity"].get("verdict") != "rerun-longer"
+                       for p in windows)
+    return chosen["rate"], None if missed_above else FLOOR, started
 
 
 def paired_ratios(run):
     """[{sleep_min_ms, sleep_max_ms, goal_ms, a, b, per_round: [{repeat, ratio, bound}], median, min, max,
     n, apart_min}] for each goal the rounds were walked for (the main goal first) and each pair of targets
-    (a before b in --modes) with rounds in common; bound: "at most" / "at least" when a round's capacity
-    is an upper bound (it held no rate), "unknown" for both; apart_min: the most minutes between a pair's
-    two windows."""
+    (a before b in --modes) with rounds in common; bound: what the ratio is when a round's capacity is an
+    upper bound or a floor (ratio_bound); apart_min: the most minutes between a pair's two windows."""
     config = run["config"]
     pairs = []
     for sleep in config["sleeps"]:
@@ -60,11 +69,18 @@ def rounds_disagree(pair):
     return a_ahead and b_ahead
 
 
+def ratio_bound(kind_a, kind_b):
+    """What a ratio a ÷ b is when a's and b's capacities are bounds (_round_capacity's kinds): "at
+    most" when a can only be lower or b only higher, "at least" the other way, "unknown" both ways."""
+    at_most = kind_a == BELOW or kind_b == FLOOR
+    at_least = kind_a == FLOOR or kind_b == BELOW
+    return "unknown" if at_most and at_least else "at most" if at_most else "at least" if at_least else None
+
+
 def _pair(key, goal_ms, a, b, rounds):
     per_round, apart = [], []
-    for repeat, (rate_a, below_a, at_a), (rate_b, below_b, at_b) in rounds:
-        bound = "unknown" if below_a and below_b else "at most" if below_a else "at least" if below_b else None
-        per_round.append({"repeat": repeat, "ratio": rate_a / rate_b, "bound": bound})
+    for repeat, (rate_a, kind_a, at_a), (rate_b, kind_b, at_b) in rounds:
+        per_round.append({"repeat": repeat, "ratio": rate_a / rate_b, "bound": ratio_bound(kind_a, kind_b)})
         if at_a is not None and at_b is not None:
             apart.append(abs(at_a - at_b) / 60)
     values = [r["ratio"] for r in per_round]
@@ -99,8 +115,9 @@ def pair_lines(run):
              "Each confirmation round measured every target on a fresh server, one after another (order rotated "
              "per round), so each round's pair was measured minutes apart at one host speed. Per pair: each "
              "round's capacity ratio (row target ÷ column target), their median [min–max], and the most minutes "
-             "between a pair's windows. ≤ / ≥: a round's capacity is an upper bound (it held no rate), so its ratio "
-             "is a bound too; ? where both are.", "",
+             "between a pair's windows. ≤ / ≥: a round's capacity is an upper bound (it held no rate) or a floor "
+             "(no window above the rate it held missed), so its ratio is a bound too; ? where it is bounded both "
+             "ways.", "",
              f"| sleep | {goal_column[0]}ratio | per round | median [min–max] | rounds apart, minutes |",
              f"|---|{goal_column[1]}---|---|---|---:|"]
     for pair in pairs:

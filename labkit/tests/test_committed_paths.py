@@ -51,3 +51,20 @@ def test_the_scan_finds_a_planted_path_in_a_compressed_log_and_ignores_relative_
     for fine in ("results/work/x", "https://example.org/home/page", "~/work/x", "./tmp/x", "/proc/stat",
                  "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java", "docs/results/tmp/x"):
         assert MACHINE_PATH.search(fine) is None, fine
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def compressed_twice(folder):
+    """Files under `folder` whose gzip holds another gzip (a .gz compressed again on its way in): a
+    report links the name with one .gz, and a reader's gunzip gives a file that is still compressed."""
+    return sorted(str(path.relative_to(folder)) for path in folder.rglob("*.gz")
+                  if path.name.endswith(".gz.gz") or gzip.decompress(path.read_bytes())[:2] == GZIP_MAGIC)
+
+
+def test_no_committed_file_is_compressed_twice(tmp_path):
+    assert compressed_twice(DOCS / "results") == []
+    (tmp_path / "a.hgrm.gz").write_bytes(gzip.compress(gzip.compress(b"Value Percentile\n")))
+    (tmp_path / "b.hgrm.gz").write_bytes(gzip.compress(b"Value Percentile\n"))
+    assert compressed_twice(tmp_path) == ["a.hgrm.gz"]

@@ -86,8 +86,10 @@ def test_compare_prints_each_figure_at_a_speed_when_both_runs_have_references(tm
 
 
 # -- paired ratios ----------------------------------------------------------------------------------
-def paired_run():
-    """Two targets, three rounds each; round 2 of platform-4000 held no rate (an upper bound)."""
+def paired_run(floors=()):
+    """Two targets, three rounds each; round 2 of platform-4000 held no rate (an upper bound). Every
+    round that held a rate missed 5 % above it, except those in `floors` ((mode, repeat), ...): their
+    walk ended there."""
     run = synthetic_run()
     run["config"]["modes"] = ["virtual", "platform-4000"]
     run["config"]["confirm_walk_steps"] = 2
@@ -95,11 +97,29 @@ def paired_run():
     fast = [120] * 100
     for repeat, (virtual, platform) in enumerate(((3000, 2000), (3300, 2200), (2900, 2500)), start=1):
         for mode, rate, at in (("virtual", virtual, 1000 + repeat * 600), ("platform-4000", platform, 1240 + repeat * 600)):
-            window = point(mode, "confirm", rate, not (mode == "platform-4000" and repeat == 2), fast, repeat=repeat)
+            held = not (mode == "platform-4000" and repeat == 2)
+            window = point(mode, "confirm", rate, held, fast, repeat=repeat)
             window["window"] = {"epoch_s": [at, at + 15]}
             points.append(window)
+            if held and (mode, repeat) not in floors:
+                above = point(mode, "confirm", round(rate * 1.05), False, [200] * 100, repeat=repeat)
+                above["window"] = {"epoch_s": [at + 20, at + 35]}
+                points.append(above)
     run["points"] = points
     return run
+
+
+def test_a_round_whose_walk_ended_without_a_miss_above_is_a_floor_and_bounds_its_ratio():
+    (pair,) = paired_ratios(paired_run(floors=[("virtual", 1)]))
+    assert pair["per_round"][0]["bound"] == "at least"          # virtual held 3,000 and tried nothing higher
+    (pair,) = paired_ratios(paired_run(floors=[("platform-4000", 3)]))
+    assert pair["per_round"][2]["bound"] == "at most"
+    (pair,) = paired_ratios(paired_run(floors=[("virtual", 2)]))
+    assert pair["per_round"][1]["bound"] == "at least"          # a floor over an upper bound: still one way
+    floors = [("virtual", 1), ("platform-4000", 1)]
+    (pair,) = paired_ratios(paired_run(floors=floors))
+    assert pair["per_round"][0]["bound"] == "unknown"           # two floors: either way
+    assert "r1 ?1.50×, r2 ≥1.50×, r3 1.16×" in "\n".join(pair_lines(paired_run(floors=floors)))
 
 
 def test_each_rounds_pair_gives_a_ratio_and_a_round_that_held_nothing_gives_a_bound():
@@ -139,7 +159,10 @@ def two_goal_paired_run():
             window = point(mode, "confirm", rate, True, fast, repeat=repeat)
             window["capacity"]["goal_ms"] = 110
             window["window"] = {"epoch_s": [at, at + 15]}
-            run["points"].append(window)
+            above = point(mode, "confirm", round(rate * 1.05), False, [130] * 100, repeat=repeat)
+            above["capacity"]["goal_ms"] = 110
+            above["window"] = {"epoch_s": [at + 20, at + 35]}
+            run["points"] += [window, above]
     return run
 
 

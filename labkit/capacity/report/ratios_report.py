@@ -1,6 +1,7 @@
 """report.md's ratios between targets: per sleep a matrix of capacity medians (row ÷ column), marked
 where the Little's-law ceilings differ within reach, and per target its same-ceiling comparisons."""
 from labkit.ground.formatting import markdown_table
+from labkit.capacity.pairs import BOUND_MARKS
 from labkit.capacity.summary import CEILING_IN_REACH_SHARE, ratios
 from labkit.capacity.report.capacity_report import ceiling_text, sleep_text
 
@@ -9,11 +10,8 @@ def _ceiling_shapes(pair):
     return not pair["same_ceiling"] and pair["ceiling_in_reach"]
 
 
-RATIO_BOUND_MARKS = {None: "", "at most": "≤", "at least": "≥", "unknown": "?"}
-
-
 def _ratio_text(pair):
-    return f"{RATIO_BOUND_MARKS[pair.get('bound')]}{pair['ratio']:.2f}×"
+    return f"{BOUND_MARKS[pair.get('bound')]}{pair['ratio']:.2f}×"
 
 
 def _ratio_cell(pair):
