@@ -113,7 +113,10 @@ def pair_lines(run):
     percentile = percentile_name(run["config"]["goal"]["percentile"])
     lines = ["## Ratios from rounds minutes apart", "",
              "Each confirmation round measured every target on a fresh server, one after another (order rotated "
-             "per round), so each round's pair was measured minutes apart at one host speed. Per pair: each "
+             "per round), so each round's pair was measured minutes apart"
+             + (f" (a round whose two host-speed references differ by more than {REFERENCES_APART * 100:.0f} % "
+                "is named under the table: its pair was not measured at one host speed)" if _references(run) else "")
+             + ". Per pair: each "
              "round's capacity ratio (row target ÷ column target), their median [min–max], and the most minutes "
              "between a pair's windows. ≤ / ≥: a round's capacity is an upper bound (it held no rate) or a floor "
              "(no window above the rate it held missed), so its ratio is a bound too; ? where it is bounded both "
@@ -133,7 +136,39 @@ def pair_lines(run):
         lines += [f"- **The rounds do not order** {pair['a']} and {pair['b']} at {percentile} ≤ {pair['goal_ms']:g} "
                   f"ms: one round puts each ahead ({round_texts(pair)}), so the median's side of 1 is not a ranking."
                   for pair in disagree]
+    apart = [(pair, gap) for pair in pairs for gap in reference_gaps(run, pair)]
+    if apart:
+        lines.append("")
+        lines += [f"- **Not at one host speed:** round {gap['repeat']} of {pair['a']} ÷ {pair['b']}"
+                  + (f" at {percentile} ≤ {pair['goal_ms']:g} ms" if several_goals else "")
+                  + f": its references cost {gap['a']:.4f} and {gap['b']:.4f} ms per request "
+                  f"({gap['apart'] * 100:.0f} % apart), so that round's ratio holds the host's drift as well as "
+                  "the targets'."
+                  for pair, gap in apart]
     return lines + [""]
+
+
+# Two sessions whose host-speed references differ by more than this were not measured at one host
+# speed (the references of one quiet host agreed within 3 %; capacity.md, run 2 repeat).
+REFERENCES_APART = 0.20
+
+
+def _references(run):
+    """{session label ("virtual confirm 2"): the reference's CPU ms per request} of the run."""
+    return {r["before"]: r["cpu_ms_per_request"] for r in (run.get("env") or {}).get("host_speed") or ()
+            if r.get("cpu_ms_per_request")}
+
+
+def reference_gaps(run, pair):
+    """[{repeat, a, b, apart}] for the rounds of `pair` whose two sessions' references differ by more
+    than REFERENCES_APART ((slower - faster) ÷ faster)."""
+    costs = _references(run)
+    gaps = []
+    for r in pair["per_round"]:
+        a, b = costs.get(f"{pair['a']} confirm {r['repeat']}"), costs.get(f"{pair['b']} confirm {r['repeat']}")
+        if a and b and (max(a, b) - min(a, b)) / min(a, b) > REFERENCES_APART:
+            gaps.append({"repeat": r["repeat"], "a": a, "b": b, "apart": (max(a, b) - min(a, b)) / min(a, b)})
+    return gaps
 
 
 def round_texts(pair):

@@ -13,7 +13,7 @@ from labkit import ROOT
 from labkit.capacity.by_goal import by_goal
 from labkit.capacity.goals import LatencyGoal
 from labkit.capacity.report.goals_report import goal_section
-from labkit.capacity.pairs import pair_lines, paired_ratios, rounds_disagree
+from labkit.capacity.pairs import pair_lines, paired_ratios, reference_gaps, rounds_disagree
 from labkit.capacity.report.markdown import report
 from labkit.capacity.report.rebuild import write_all
 from labkit.capacity.report.setup_report import setup_rows
@@ -130,6 +130,21 @@ def test_each_rounds_pair_gives_a_ratio_and_a_round_that_held_nothing_gives_a_bo
     assert pair["median"] == 1.5 and pair["min"] == 1.16 and pair["apart_min"] == 4.0
     text = "\n".join(pair_lines(paired_run()))
     assert "| 100 ms | virtual ÷ platform-4000 | r1 1.50×, r2 ≥1.50×, r3 1.16× | 1.50× [1.16–1.50] n=3 | 4 |" in text
+
+
+def test_a_round_whose_two_references_differ_by_more_than_a_fifth_is_named_under_the_table():
+    run = paired_run()
+    run["env"]["host_speed"] = [{"before": f"{mode} confirm {repeat}", "cpu_ms_per_request": cost}
+                                for mode, costs in (("virtual", (0.200, 0.200, 0.210)),
+                                                    ("platform-4000", (0.300, 0.239, 0.200)))
+                                for repeat, cost in enumerate(costs, start=1)]
+    (pair,) = paired_ratios(run)
+    assert [gap["repeat"] for gap in reference_gaps(run, pair)] == [1]      # 50 % apart; 19.5 % and 5 % are not
+    text = "\n".join(pair_lines(run))
+    assert ("- **Not at one host speed:** round 1 of virtual ÷ platform-4000: its references cost 0.2000 and 0.3000 "
+            "ms per request (50 % apart)") in text
+    assert "differ by more than 20 % is named under the table" in text
+    assert "Not at one host speed" not in "\n".join(pair_lines(paired_run()))
 
 
 def rounds_of(*ratios):
