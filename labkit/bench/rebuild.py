@@ -7,14 +7,15 @@ from labkit.bench.report import write_report
 from labkit.measure.results import RESULTS_JSON, summarize, write_csv, write_json
 
 
-def write_all(run, out_dir):
-    """Writes every derived file into out_dir (results.json plain); returns the run with its
-    summary and charts filled in."""
+def write_all(run, out_dir, record=True):
+    """Writes every derived file into out_dir (and results.json plain, unless `record` is False: ./lab
+    report reads it and leaves it as it is); returns the run with its summary and charts filled in."""
     run["summary"] = summarize(run["points"])
     write_csv(out_dir / "results.csv", run["points"])
     # The charts' names go into results.json and report.md, so they are drawn first.
     run["charts"] = write_charts(run["summary"], out_dir, run["env"]["host"]["cpus"])
-    write_json(out_dir / RESULTS_JSON, run)
+    if record:
+        write_json(out_dir / RESULTS_JSON, run)
     write_report(out_dir / "report.md", run)
     write_html(run, out_dir)
     return run

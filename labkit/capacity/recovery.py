@@ -62,26 +62,26 @@ def probe_median(server, path, timeout_s):
 
 
 def idle_latency(server, path, timeout_s):
-    """The server's answer time at rest, after its warm-up: {"path", "probes_ms", "median_ms"}, where
-    "median_ms" is the fastest probe's. Why the fastest: the first probe can queue behind what the
+    """The server's answer time at rest, after its warm-up: {"path", "probes_ms", "ms"}, where "ms" is
+    the fastest probe's. Why the fastest: the first probe can queue behind what the
     warm-up left (a pool of 8 after a thousand connections works for seconds with its CPU quiet); the
     queue is first in, first out, so the probes after it meet a server at rest."""
     _, seen = probe_median(server, path, timeout_s)
     answered = [value for value in seen if not isinstance(value, str)]
-    return {"path": path, "probes_ms": seen, "median_ms": min(answered) if answered else None}
+    return {"path": path, "probes_ms": seen, "ms": min(answered) if answered else None}
 
 
 def await_recovery(server, idle, timeout_s, sleep=time.sleep, clock=time.monotonic):
     """Probes until the median is within recovered_within(idle median) or RECOVERY_MAX_S have passed.
-    Returns the record's `recovery` (without its outcome): idle and last medians, the bound, the
-    seconds waited, whether it recovered."""
+    Returns the record's `recovery` (without its outcome): the idle latency, the last median, the
+    bound, the seconds waited, whether it recovered."""
     began = clock()
-    bound = recovered_within(idle["median_ms"])
+    bound = recovered_within(idle["ms"])
     while True:
         median, seen = probe_median(server, idle["path"], timeout_s)
         recovered = median is not None and median <= bound
         waited = clock() - began
         if recovered or waited >= RECOVERY_MAX_S:
-            return {"idle_ms": idle["median_ms"], "within_ms": round(bound, 1), "probes_ms": seen,
+            return {"idle_ms": idle["ms"], "within_ms": round(bound, 1), "probes_ms": seen,
                     "median_ms": median, "waited_s": round(waited, 1), "recovered": recovered}
         sleep(RECOVERY_INTERVAL_S)

@@ -89,8 +89,10 @@ class ServerSessions:
             session.response_bytes = _probe(context.scenario, server, path, mode)
             session.url = server.base_url + path
             if context.java_home:
+                # With its execution samples: a window whose limit is the CPU names where the time went.
                 session.jfr = JfrRecorder(server.pid, context.java_home, host=host_of(server),
-                                          server_java_home=server_jdk(server, context.java_home))
+                                          server_java_home=server_jdk(server, context.java_home), profile=True,
+                                          settings_dir=context.raw)
                 if not session.jfr.start():
                     context.log(f"  JFR unavailable for this server ({session.jfr.error}): GC pauses left out")
                 record["jfr_error"] = session.jfr.error

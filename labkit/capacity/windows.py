@@ -141,7 +141,7 @@ class WindowMeasurer:
         (recovery.py). Returns True when it must be restarted; one that did not come back after a
         restart ends its search or round (server_not_recovered, as server_lost reads it)."""
         config, log = self.context.config, self.context.log
-        if (server_lost(record) or session.idle is None or session.idle["median_ms"] is None
+        if (server_lost(record) or session.idle is None or session.idle["ms"] is None
                 or not collapsed(record, config.goal.percentile, window.goal_ms)):
             return False
         timeout_s = stall_after_s(window.sleep.max_ms, connections=connections)

@@ -18,7 +18,6 @@ from labkit.measure.results import (
     SOAK_JSON,
     SOAK_SCHEMA,
     StoredRun,
-    compress_back,
     stored_file,
 )
 from labkit.ground.errors import LabError
@@ -69,13 +68,13 @@ def load_run(parser, folder, names=(RESULTS_JSON,), schemas=(BENCH_SCHEMA, CAPAC
 
 def _rebuild_bench(run, out_dir, goals=None):
     from labkit.bench.rebuild import write_all
-    write_all(run, out_dir)
+    write_all(run, out_dir, record=False)
     return f"{len(run['points'])} windows, charts: {', '.join(run['charts']) or 'none'}"
 
 
 def _rebuild_capacity(run, out_dir, goals=None):
     from labkit.capacity.report.rebuild import write_all
-    write_all(run, out_dir, goals)
+    write_all(run, out_dir, goals, record=False)
     return f"{len(run['points'])} windows, charts: {', '.join(run['charts']) or 'none'}"
 
 
@@ -85,19 +84,16 @@ def _rebuild_soak(run, out_dir, goals=None):
     return f"{len(run['targets'])} soaked targets"
 
 
-# Each schema's rebuild: writes the folder's files again from its record (the record file plain),
-# and says what it rebuilt. Imported when called: the charts load matplotlib.
+# Each schema's rebuild: writes the folder's derived files again from its record, which it leaves as
+# it is, and says what it rebuilt. Imported when called: the charts load matplotlib.
 REBUILDS = {BENCH_SCHEMA: _rebuild_bench, CAPACITY_SCHEMA: _rebuild_capacity, SOAK_SCHEMA: _rebuild_soak}
 
 
 def rebuild(stored, out_dir, goals=None):
     """Writes the folder's derived files again from its record (a capacity run's table per goal for
-    `goals` when given). A committed folder keeps its compressed record (rewritten) and gains no
-    uncompressed copy."""
-    done = REBUILDS[stored.schema](stored.run, out_dir, goals)
-    if stored.compressed:
-        compress_back(out_dir, stored.name)
-    return done
+    `goals` when given). The record is the input: never rewritten, compressed or not (issue 56: a
+    rebuild that added a derived field changed committed records)."""
+    return REBUILDS[stored.schema](stored.run, out_dir, goals)
 
 
 def run_report(args):

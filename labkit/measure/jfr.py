@@ -4,11 +4,16 @@ The recording is started with `jcmd PID JFR.start` once the server is ready (bef
 and copied with `jcmd PID JFR.dump` after each measured window, so no JVM tool starts while a
 window is measured. `jfr print --json` reads the copy; only events that started inside the
 window count. The settings (loomlab.jfc) enable just the events read here, keeping the
-recording's own cost out of the comparison (no execution sampling, no allocation profiling).
+recording's own cost out of the comparison (no allocation profiling; execution sampling only with
+`profile`, below).
 
 With `locks` (./lab bench --jfr-locks) the recording also holds contended monitor enters and
 thread parks of 10 ms or more with their stacks, summarised per window as counts, blocked time,
 the top monitor / parked-on classes and the top code sites: where threads queue for each other.
+
+With `profile` (./lab capacity) it also samples the threads running Java every PROFILE_PERIOD
+(jdk.ExecutionSample, JFR's own default period, which its designers hold under 1 % of a CPU), so a
+window whose limit is the CPU says where the time went: the methods on top of the sampled stacks.
 """
 import json
 import re
@@ -41,19 +46,26 @@ TOP = 5
 # (The JDK's queues and pools too: a worker parked in LinkedTransferQueue is waiting in its pool's loop.)
 BLOCKING_MACHINERY = ("java.util.concurrent.", "jdk.internal.misc.", "java.lang.VirtualThread",
                       "java.lang.Object.wait", "sun.misc.Unsafe")
+PROFILE_EVENT = "jdk.ExecutionSample"
+PROFILE_PERIOD = "20 ms"
 
 
-def settings_file(locks, directory):
-    """loomlab.jfc, or (locks) a copy of it with the lock events added, written into `directory`."""
-    if not locks:
+def settings_file(locks, directory, profile=False):
+    """loomlab.jfc, or a copy of it written into `directory` with the lock events (locks) and the
+    execution sampler (profile) added."""
+    if not locks and not profile:
         return SETTINGS
     tree = ET.parse(SETTINGS)
     root = tree.getroot()
-    for name in LOCK_EVENTS:
+    added = {name: (("enabled", "true"), ("stackTrace", "true"), ("threshold", LOCK_THRESHOLD))
+             for name in (LOCK_EVENTS if locks else ())}
+    if profile:
+        added[PROFILE_EVENT] = (("enabled", "true"), ("period", PROFILE_PERIOD))
+    for name, settings in added.items():
         event = ET.SubElement(root, "event", name=name)
-        for setting, value in (("enabled", "true"), ("stackTrace", "true"), ("threshold", LOCK_THRESHOLD)):
+        for setting, value in settings:
             ET.SubElement(event, "setting", name=setting).text = value
-    path = Path(directory) / "loomlab-locks.jfc"
+    path = Path(directory) / ("loomlab" + ("-locks" if locks else "") + ("-profile" if profile else "") + ".jfc")
     path.parent.mkdir(parents=True, exist_ok=True)
     tree.write(path, encoding="UTF-8", xml_declaration=True)
     return path
@@ -62,18 +74,19 @@ def settings_file(locks, directory):
 class JfrRecorder:
     """One JFR recording in the server process `pid`."""
 
-    def __init__(self, pid, java_home, locks=False, settings_dir=None, host=None, server_java_home=None):
+    def __init__(self, pid, java_home, locks=False, settings_dir=None, host=None, server_java_home=None,
+                 profile=False):
         """`java_home`: the lab's JDK, whose `jfr` reads the copies here; `host` and `server_java_home`:
         where the server runs and its JDK there, whose jcmd records (this machine and `java_home`
-        when not given)."""
+        when not given); `settings_dir`: where a settings file with `locks` or `profile` is written."""
         self.pid = pid
         self.host = host
         self.server_java_home = server_java_home or java_home
         self.jfr = str(Path(java_home) / "bin" / "jfr")
         self.error = None
-        self.locks = locks
-        self.settings = settings_file(locks, settings_dir) if locks else SETTINGS
-        self.events = EVENTS + (tuple(LOCK_EVENTS) if locks else ())
+        self.locks, self.profile = locks, profile
+        self.settings = settings_file(locks, settings_dir, profile) if locks or profile else SETTINGS
+        self.events = EVENTS + (tuple(LOCK_EVENTS) if locks else ()) + ((PROFILE_EVENT,) if profile else ())
 
     @property
     def running(self):
@@ -123,6 +136,8 @@ class JfrRecorder:
         summary = summarize_events(events, window_start, window_end)
         if self.locks:
             summary["locks"] = summarize_locks(events, window_start, window_end)
+        if self.profile:
+            summary["cpu_profile"] = summarize_profile(events, window_start, window_end)
         return summary
 
     def _jcmd(self, *arguments):
@@ -240,6 +255,24 @@ def summarize_locks(events, window_start, window_end):
     return result
 
 
+def summarize_profile(events, window_start, window_end):
+    """{samples, top [{frame, samples, share}]} of the execution samples taken in [window_start,
+    window_end]: the TOP methods on top of the sampled stacks (where the CPU time went), each with its
+    share of the samples."""
+    leaves = Counter()
+    for event in events:
+        if event["type"] != PROFILE_EVENT:
+            continue
+        values = event["values"]
+        if not window_start <= epoch_seconds(values["startTime"]) <= window_end:
+            continue
+        frames = (values.get("stackTrace") or {}).get("frames") or []
+        leaves[_method_text(frames[0]) if frames else "(no stack)"] += 1
+    total = sum(leaves.values())
+    return {"samples": total, "top": [{"frame": frame, "samples": n, "share": round(n / total, 4)}
+                                      for frame, n in leaves.most_common(TOP)]}
+
+
 def blocking_site(stack_trace):
     """'Class.method:line' of the first frame that is not blocking machinery (the code that blocked)."""
     named = [_frame_text(f) for f in (stack_trace or {}).get("frames") or []]
@@ -250,10 +283,15 @@ def blocking_site(stack_trace):
 
 
 def _frame_text(frame):
+    line = frame.get("lineNumber")
+    return _method_text(frame) + (f":{line}" if line not in (None, -1) else "")
+
+
+def _method_text(frame):
+    """'Class.method' of a frame (a sampled method is counted whatever line it was at)."""
     method = frame.get("method") or {}
     owner = ((method.get("type") or {}).get("name") or "?").replace("/", ".")
-    line = frame.get("lineNumber")
-    return f"{owner}.{method.get('name', '?')}" + (f":{line}" if line not in (None, -1) else "")
+    return f"{owner}.{method.get('name', '?')}"
 
 
 _FRACTION = re.compile(r"\.(\d+)")

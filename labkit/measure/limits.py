@@ -21,7 +21,8 @@ crossed are named beside it, as they may have added to it):
   missed, 74 had pauses longer than the slack over ≥ 0.5 % of the window, of 198 that met, 30 did;
   at ≥ 1 %, 30 and 4. So half the percentile's share (GC_SHARE_OF_TAIL) names GC;
 - CPU: the server's busy cores against the cores it may use (steal counted as busy), or the
-  machine's CPUs saturated when the server shares them;
+  machine's CPUs saturated when the server shares them; with the window's JFR execution samples,
+  the methods most often on top of the stacks, so "CPU" says where the time went;
 - pinning: virtual threads pinned to their carrier (JFR jdk.VirtualThreadPinned) for a sizeable
   part of the window;
 - locks: contended monitor enters (JFR, recorded with --jfr-locks);
@@ -38,6 +39,8 @@ CPU_BUSY_SHARE = 0.85
 GC_SHARE_OF_TAIL = 0.5
 # A bounded pool is the limit when the rate asked reaches this share of its ceiling.
 POOL_CEILING_SHARE = 0.95
+# The methods a CPU verdict names from the window's execution samples (measure/jfr.py), most sampled first.
+PROFILE_FRAMES = 3
 # Pinned virtual threads are the limit when they were pinned this share of the window or more.
 PINNED_SHARE = 0.01
 # Contended monitor enters (recorded with --jfr-locks) are the limit when at least this many threads
@@ -217,11 +220,17 @@ def _cpu(record, server_cpus):
     shared = server_cpus is None or server_cpus >= (machine.get("cpus") or 0)
     saturated = "cpu-saturated" in (record.get("flags") or ()) and shared
     crossed = busy >= CPU_BUSY_SHARE * cpus or saturated
+    profile = (record.get("jfr") or {}).get("cpu_profile") or {}
+    top = profile.get("top") or []
     words = (f"the server used {server['cpu_cores']:.2f} of its {cpus} core{'s' if cpus != 1 else ''}"
              + (f", steal {steal * 100:.1f} %" if steal else "")
-             + (" (the machine's CPUs, shared with the load tool, saturated)" if saturated else ""))
+             + (" (the machine's CPUs, shared with the load tool, saturated)" if saturated else "")
+             + (f"; on top of its {profile['samples']:,} JFR execution samples: "
+                + ", ".join(f"{entry['frame']} {entry['share'] * 100:.0f} %" for entry in top[:PROFILE_FRAMES])
+                if top else ""))
     return {"crossed": crossed, "evidence": {"server_cores": server["cpu_cores"], "cpus": cpus, "steal_share": steal,
-                                             "machine_saturated": saturated}, "words": words}
+                                             "machine_saturated": saturated,
+                                             **({"profile_top": top} if top else {})}, "words": words}
 
 
 def _pinning(record, window_s):

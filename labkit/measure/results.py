@@ -138,8 +138,9 @@ FLAG_MEANINGS = {
                  "(capacity/recovery.py); before the next window the lab waited for the server to answer at "
                  "its idle latency again, and restarted it when it did not (see `recovery`: recovered, restarted "
                  "or not-recovered)",
-    "not-recovered": "./lab capacity: after this collapse the server, already restarted once in this search or round, "
-                     "did not answer at its idle latency again: the search or round ended here, no rate judged on it",
+    "not-recovered": "./lab capacity: after this collapse the server (restarted once already in this search or round, "
+                     "or one the lab did not start: --url) did not answer at its idle latency again: the search or "
+                     "round ended here, no rate judged on it",
 }
 
 # Figures aggregated over repeats, as (name, path into the point record).
@@ -286,14 +287,6 @@ class StoredRun:
         if "schema" not in self.run and self.name == SOAK_JSON:
             return SOAK_SCHEMA
         return self.run.get("schema")
-
-
-def compress_back(folder, name):
-    """folder/name, just written plain, back into folder/name.gz without the plain copy: a folder
-    committed compressed stays so after ./lab report. mtime 0: the same JSON gives the same bytes."""
-    plain = Path(folder) / name
-    (Path(folder) / (name + ".gz")).write_bytes(gzip.compress(plain.read_bytes(), mtime=0))
-    plain.unlink()
 
 
 def portable(value, out_dir, root=None):

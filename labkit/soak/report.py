@@ -11,18 +11,21 @@ from labkit.soak.config import SETTLE_S
 from labkit.soak.html_report import write_html
 
 
-def write_files(run, out_dir):
-    """soak.json and report.md of the run so far."""
+def write_files(run, out_dir, record=True):
+    """soak.json (unless `record` is False: ./lab report reads it and leaves it as it is) and report.md
+    of the run so far."""
     # Paths relative to the folder or the repository: a committed soak names none of this machine's.
     run = portable(run, Path(out_dir).resolve())
-    write_json(Path(out_dir) / SOAK_JSON, run)
+    if record:
+        write_json(Path(out_dir) / SOAK_JSON, run)
     (Path(out_dir) / "report.md").write_text(report(run))
     write_html(run, Path(out_dir))
 
 
 def rebuild(run, out_dir):
     """Derives each round's resource figures and checks again from its raw samples (when raw/ holds
-    them, plain or .gz) and writes soak.json and report.md (./lab report DIR)."""
+    them, plain or .gz), in memory, and writes report.md from them (./lab report DIR); soak.json, its
+    input, stays as it is."""
     out_dir = Path(out_dir)
     for record in run["targets"]:
         # Rounds are named <target>.r<round>; the first soaks, of one round each, <target>.
@@ -30,7 +33,7 @@ def rebuild(run, out_dir):
         found = [path for path in (stored_file(out_dir / "raw", name) for name in names) if path]
         if found:
             recheck(record, read_samples_csv(found[0]))
-    write_files(run, out_dir)
+    write_files(run, out_dir, record=False)
     return run
 
 

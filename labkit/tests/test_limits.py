@@ -46,6 +46,13 @@ def test_cpu_is_named_at_its_share_of_the_cores_the_server_may_use():
     assert "0.90 of its 1 core" in limit_words(limits_of(busy))
     # The same 0.90 cores on a server that may use two is not its limit.
     assert limits_of(busy, server_cpus=2)["limit"] == NONE_FOUND
+    # With the window's execution samples the verdict says where the time went.
+    profiled = window(resources=busy["resources"], jfr={**busy["jfr"], "cpu_profile": {"samples": 1200, "top": [
+        {"frame": "sun.security.provider.SHA2.implCompress0", "samples": 600, "share": 0.5},
+        {"frame": "org.glassfish.grizzly.nio.SelectorRunner.run", "samples": 120, "share": 0.1}]}})
+    assert ("0.90 of its 1 core; on top of its 1,200 JFR execution samples: sun.security.provider.SHA2.implCompress0 "
+            "50 %, org.glassfish.grizzly.nio.SelectorRunner.run 10 %") in limit_words(limits_of(profiled))
+    assert limits_of(profiled)["checks"]["cpu"]["evidence"]["profile_top"][0]["samples"] == 600
     # Steal is CPU the server had work for and did not get.
     stolen = window(resources={"server": {"cpu_cores": 0.70}, "driver": {"cpu_cores": 0.2},
                                "machine": {"cpus": 2, "server_cpus_steal_share": 0.20}})

@@ -3,6 +3,7 @@ soak folder from docs/results/, copied, rebuilt, and their report.md, results.cs
 (results.json / soak.json, compared decompressed) byte for byte as committed. The charts are left
 out: matplotlib may draw the same chart in other bytes."""
 import gzip
+import json
 import shutil
 
 import pytest
@@ -35,3 +36,26 @@ def test_lab_report_rebuilds_a_committed_folder_byte_for_byte(tmp_path, capsys, 
     assert gzip.decompress((copy / record).read_bytes()) == gzip.decompress((committed / record).read_bytes())
     plain = record.removesuffix(".gz")
     assert not (copy / plain).exists(), f"a committed folder stays compressed: no {plain} beside {record}"
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_lab_report_never_rewrites_the_record_it_reads(tmp_path, capsys):
+    """A record without a field the code now derives (here the capacity's limit, made after the run)
+    gets it in report.md, computed in memory; the record itself stays byte for byte as it was, and no
+    plain copy appears beside a compressed one (issue 56)."""
+    copy = tmp_path / "folder"
+    shutil.copytree(RESULTS / "capacity" / "s2000-g1young", copy)
+    run = json.loads(gzip.decompress((copy / "results.json.gz").read_bytes()))
+    for row in run["summary"]:
+        row.pop("limit", None)
+    older = gzip.compress(json.dumps(run).encode(), mtime=0)
+    (copy / "results.json.gz").write_bytes(older)
+    assert main(["report", str(copy)]) == 0
+    assert (copy / "results.json.gz").read_bytes() == older and not (copy / "results.json").exists()
+    assert "limit (rounds it stopped)" in (copy / "report.md").read_text()
+    plain = tmp_path / "plain"
+    shutil.copytree(copy, plain)
+    (plain / "results.json.gz").unlink()
+    (plain / "results.json").write_text(json.dumps(run))
+    assert main(["report", str(plain)]) == 0
+    assert (plain / "results.json").read_text() == json.dumps(run)

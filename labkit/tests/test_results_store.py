@@ -11,7 +11,6 @@ from labkit.measure.results import (
     SOAK_JSON,
     SOAK_SCHEMA,
     StoredRun,
-    compress_back,
     stored_file,
 )
 
@@ -46,14 +45,3 @@ def test_a_file_that_is_not_json_raises_what_the_command_turns_into_an_error(tmp
     (tmp_path / "results.json.gz").write_bytes(b"not gzip")
     with pytest.raises((ValueError, OSError, EOFError)):
         StoredRun.read(tmp_path / "results.json.gz")
-
-
-def test_compressing_back_leaves_only_the_gz_with_the_same_bytes_for_the_same_json(tmp_path):
-    (tmp_path / "soak.json").write_text('{"a": 1}\n')
-    compress_back(tmp_path, "soak.json")
-    first = (tmp_path / "soak.json.gz").read_bytes()
-    assert not (tmp_path / "soak.json").exists()
-    assert gzip.decompress(first) == b'{"a": 1}\n'
-    (tmp_path / "soak.json").write_text('{"a": 1}\n')
-    compress_back(tmp_path, "soak.json")
-    assert (tmp_path / "soak.json.gz").read_bytes() == first, "no time stamp in the gzip header"

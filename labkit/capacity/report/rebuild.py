@@ -38,15 +38,18 @@ CSV_COLUMNS = (
 )
 
 
-def write_all(run, out_dir, goals=None):
-    """`goals` (./lab report --slo): the goals of the capacity-per-goal table, else the run's own."""
+def write_all(run, out_dir, goals=None, record=True):
+    """`goals` (./lab report --slo): the goals of the capacity-per-goal table, else the run's own.
+    `record` False (./lab report): results.json, its input, stays as it is; the derived fields (summary,
+    the table per goal, the charts' names) are computed for the report only."""
     run["summary"] = summarize(run)
     goals = run_goals(run, goals)
     if goals:
         run["by_goal"] = by_goal(run, goals)
     write_csv(out_dir / "results.csv", run["points"], CSV_COLUMNS)
     run["charts"] = write_charts(run, out_dir)
-    (out_dir / "results.json").write_text(json.dumps(run, indent=2) + "\n")
+    if record:
+        (out_dir / "results.json").write_text(json.dumps(run, indent=2) + "\n")
     (out_dir / "report.md").write_text(report(run))
     write_html(run, out_dir)
     return run

@@ -75,8 +75,8 @@ def rerun_section(run):
 
 RECOVERY_OUTCOMES = {"recovered": "back at rest, measured on",
                      "restarted": "not back at rest: the next window ran on a fresh server",
-                     "not-recovered": "not back at rest on a server restarted once already: its search or round "
-                                      "ended there"}
+                     "not-recovered": "not back at rest, on a server restarted once already or one the lab did "
+                                      "not start (--url): its search or round ended there"}
 
 
 def collapse_section(run):
