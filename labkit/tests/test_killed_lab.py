@@ -33,17 +33,28 @@ GONE_WITHIN_S = 30
 
 
 def descendants(root_pid):
-    """{pid: command line} of every live process below root_pid now."""
-    children = {}
+    """{pid: command line} of every live process below root_pid now: its children and theirs, and
+    every process in one of their process groups. The group matters for asadmin: once a domain is
+    up, `asadmin start-domain` exits and its domain JVM is reparented to init, out of the lab's
+    tree, but it stays in the group the lab's leash watches (labkit/ground/process.py)."""
+    children, groups = {}, {}
     for pid in proc.pids():
         stat = proc.read_stat(pid)
         if stat is not None and not stat.exited:
             children.setdefault(stat.ppid, []).append(pid)
+            groups.setdefault(stat.pgrp, []).append(pid)
     found, todo = {}, list(children.get(root_pid, ()))
     while todo:
         pid = todo.pop()
         found[pid] = " ".join(proc.command_line(pid)).strip()
         todo.extend(children.get(pid, ()))
+    root = proc.read_stat(root_pid)
+    shared = {root.pgrp} if root is not None else set()   # the lab's own group is its caller's: not below it
+    for pid in list(found):
+        stat = proc.read_stat(pid)
+        for member in groups.get(stat.pgrp, ()) if stat is not None and stat.pgrp not in shared else ():
+            if member not in found and member != root_pid:
+                found[member] = " ".join(proc.command_line(member)).strip()
     return found
 
 
@@ -155,7 +166,8 @@ def test_a_lab_killed_in_the_middle_of_a_bench_window_leaves_nothing_running(kin
     lab = Lab(_bench_arguments(kind, PORTS[kind]))  # the same domain as the test above: it boots once
 
     def load_tool_runs():
-        return any(command.split()[0].rsplit("/", 1)[-1] in LOAD_TOOLS or "/bin/vegeta" in command
+        # A process that is exiting has no command line left: "".split() is [].
+        return any((command.split() or [""])[0].rsplit("/", 1)[-1] in LOAD_TOOLS or "/bin/vegeta" in command
                    for command in descendants(lab.process.pid).values())
     try:
         lab.wait_for(load_tool_runs, 420, "a load tool running")
