@@ -109,6 +109,7 @@ class BenchRunner:
                   "repeat": session.repeat, "pid": server.pid, "carriers": self.config.carriers,
                   "command": server.printable_command(),
                   "cpus_allowed": cpus_allowed(server)}
+        jfr = None
         try:
             record["start_s"] = round(time.monotonic() - began, 1)
             self.estimator.server_started(record["start_s"])
@@ -117,7 +118,8 @@ class BenchRunner:
             record["request_virtual"] = (info.get("request") or {}).get("virtual")
             self.progress.session_ready(record["start_s"], server.pid, info)
             jfr = JfrRecorder(server.pid, self.java_home, locks=self.config.jfr_locks, settings_dir=self.raw,
-                              host=host_of(server), server_java_home=server_jdk(server, self.java_home))
+                              host=host_of(server), server_java_home=server_jdk(server, self.java_home),
+                              refused=server.jfr_refused)
             if not jfr.start():
                 self.progress.note(f"JFR unavailable for this server ({jfr.error}): GC, heap and pinning left out")
             record["jfr_error"] = jfr.error
@@ -133,6 +135,8 @@ class BenchRunner:
                                        + (f"; its {left} later points are not run" if left else ""))
                     break
         finally:
+            if jfr is not None and server.external:
+                jfr.stop()  # the JVM goes on serving: its recording ends with the run
             server.stop()
             record["log"] = self._keep_log(server, session)
             self.recorder.add_session(record)

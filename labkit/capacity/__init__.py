@@ -23,6 +23,7 @@ starts), then runner.py (the plan). Modules, in the order a run uses them:
 - limits.py     what limited each window that missed and each capacity (measure/limits.py's rules, pure)
 - pairs.py      ratios from each round's pair of targets, measured minutes apart
 - by_goal.py    capacity per goal from the point records, and where two targets swap places
+- decision_table.py  ./lab verdict: every committed run's pairs as a table of choices, words by rule
 - report/       what people read: results.json/.csv, report.md, charts, report.html (also ./lab report DIR);
                 its __init__.py says which module writes what
 

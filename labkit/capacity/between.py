@@ -5,7 +5,7 @@ a window with failed requests, whether its server is still there to measure.
 import subprocess
 import time
 
-from labkit.measure.session import feed_of
+from labkit.measure.session import feed_of, host_of, server_jdk
 from labkit.hosts.jvm import jcmd
 from labkit.measure.sampler import reading_of
 from labkit.ground import proc
@@ -42,6 +42,15 @@ def full_gc(java_home, pid, log, host=None):
         log(f"  full GC after the warm-up failed: {output.strip().splitlines()[-1:] or returncode}")
         return False
     return True
+
+
+def full_gc_of(server, context):
+    """full_gc in the run's server, unless its owner refused it (--no-server-gc): then None, as
+    without a JDK."""
+    java_home = server_jdk(server, context.java_home)
+    if not java_home or server.full_gc_refused:
+        return None
+    return full_gc(java_home, server.pid, context.log, host_of(server))
 
 
 def cool_down(pid, cooldown_s, feed=None):

@@ -9,7 +9,7 @@ from labkit.load.levels import SleepSpec, sleep_spec
 from labkit.load.tools import DRIVERS
 from labkit.servers.registry import DEFAULT_MODES
 from labkit.measure.cpus import server_jvm_options
-from labkit.measure.reference import reference_text
+from labkit.measure.reference import reference_lengths, reference_text
 from labkit.measure.steadiness import JIT_QUIET_PER_S, SETTLE_ITERATIONS
 from labkit.ground.errors import UsageError
 from labkit.servers.registry import choices
@@ -146,7 +146,7 @@ class CapacityConfig:
                 "duration_s": self.duration_s, "preroll_s": self.preroll_s, "repeats": self.repeats,
                 "start_rate": self.start_rate, "max_rate": self.max_rate, "resolution": self.resolution,
                 "confirm_walk_steps": CONFIRM_WALK_STEPS, "confirm_walk_up": "until a miss",
-                "reference": reference_text() if self.reference else None,
+                "reference": reference_text(*reference_lengths(self.duration_s)) if self.reference else None,
                 "warmup_concurrency": self.warmup_concurrency, "warmup_iteration_s": self.warmup_iteration_s,
                 "warmup_min_s": self.warmup_min_s, "warmup_max_s": self.warmup_max_s,
                 "warmup_jit_rate": self.warmup_jit_rate, "warmup_jit_iterations": SETTLE_ITERATIONS,

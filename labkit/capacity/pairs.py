@@ -34,10 +34,11 @@ def _round_capacity(windows):
 
 
 def paired_ratios(run):
-    """[{sleep_min_ms, sleep_max_ms, goal_ms, a, b, per_round: [{repeat, ratio, bound}], median, min, max,
-    n, apart_min}] for each goal the rounds were walked for (the main goal first) and each pair of targets
-    (a before b in --modes) with rounds in common; bound: what the ratio is when a round's capacity is an
-    upper bound or a floor (ratio_bound); apart_min: the most minutes between a pair's two windows."""
+    """[{sleep_min_ms, sleep_max_ms, goal_ms, a, b, per_round: [{repeat, ratio, bound, kinds}], median, min,
+    max, n, apart_min}] for each goal the rounds were walked for (the main goal first) and each pair of
+    targets (a before b in --modes) with rounds in common; bound: what the ratio is when a round's capacity
+    is an upper bound or a floor (ratio_bound); kinds: what each of the two capacities was (None, BELOW,
+    FLOOR); apart_min: the most minutes between a pair's two windows."""
     config = run["config"]
     pairs = []
     for sleep in config["sleeps"]:
@@ -80,7 +81,8 @@ def ratio_bound(kind_a, kind_b):
 def _pair(key, goal_ms, a, b, rounds):
     per_round, apart = [], []
     for repeat, (rate_a, kind_a, at_a), (rate_b, kind_b, at_b) in rounds:
-        per_round.append({"repeat": repeat, "ratio": rate_a / rate_b, "bound": ratio_bound(kind_a, kind_b)})
+        per_round.append({"repeat": repeat, "ratio": rate_a / rate_b, "bound": ratio_bound(kind_a, kind_b),
+                          "kinds": (kind_a, kind_b)})
         if at_a is not None and at_b is not None:
             apart.append(abs(at_a - at_b) / 60)
     values = [r["ratio"] for r in per_round]

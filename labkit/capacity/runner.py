@@ -42,6 +42,7 @@ from pathlib import Path
 from labkit.catalog import scenario as find_scenario
 from labkit.load.scenarios import requests_scenario
 from labkit.measure.plan import rotated
+from labkit.measure.reference import reference_lengths
 from labkit.capacity.config import CONFIRM_WALK_STEPS
 from labkit.capacity.context import RunContext
 from labkit.capacity.goals import verdict_at
@@ -57,10 +58,10 @@ from labkit.capacity.windows import WindowMeasurer
 EXPECTED_SEARCH_WINDOWS = 10
 EXPECTED_CONFIRM_WINDOWS = 2.5
 EXPECTED_BISECTION_WINDOWS = 3
-# Seconds of one host-speed reference (its warm-up and window, a JDK server's start), before any is
+# Seconds beside one host-speed reference's warm-up and window (a JDK server's start), before any is
 # measured. A warm-up's guess is the middle of its bounds: Payara's took 80-123 s of at most 180 at
 # 100 ms, the JDK server's 34 s; the minimum alone made a first ETA of 44 min for a run of 53.
-EXPECTED_REFERENCE_S = 25
+REFERENCE_START_S = 5
 
 
 def _scenario(config, out_dir):
@@ -101,7 +102,8 @@ class CapacityRunner:
         measured so far)."""
         avg = lambda values, guess: sum(values) / len(values) if values else guess
         config = self.config
-        reference = avg(self.timing["reference_s"], EXPECTED_REFERENCE_S) if config.reference else 0
+        reference = (avg(self.timing["reference_s"], REFERENCE_START_S + sum(reference_lengths(config.duration_s)))
+                     if config.reference else 0)
         session = (reference + avg(self.timing["start_s"], 20)
                    + avg(self.timing["warmup_s"], (config.warmup_min_s + config.warmup_max_s) / 2))
         step = avg(self.timing["step_s"], config.preroll_for(config.sleeps[0]) + config.duration_s + 8)

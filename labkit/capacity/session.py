@@ -11,7 +11,7 @@ from labkit.measure.watchdog import stall_after_s
 from labkit.measure.session import cpus_allowed, feed_of, host_of, keep_log, probe, server_jdk, start_server
 from labkit.ground.errors import LabError
 from labkit.load.requests_mix import check_answers, mean_answer_bytes
-from labkit.capacity.between import cool_down, full_gc
+from labkit.capacity.between import cool_down, full_gc_of
 from labkit.capacity.config import warm_up_sleep
 from labkit.capacity.recovery import idle_latency, probe_path
 from labkit.capacity.warmup import warm_up
@@ -92,7 +92,7 @@ class ServerSessions:
                 # With its execution samples: a window whose limit is the CPU names where the time went.
                 session.jfr = JfrRecorder(server.pid, context.java_home, host=host_of(server),
                                           server_java_home=server_jdk(server, context.java_home), profile=True,
-                                          settings_dir=context.raw)
+                                          settings_dir=context.raw, refused=server.jfr_refused)
                 if not session.jfr.start():
                     context.log(f"  JFR unavailable for this server ({session.jfr.error}): GC pauses left out")
                 record["jfr_error"] = session.jfr.error
@@ -102,8 +102,7 @@ class ServerSessions:
             record["warmup"] = warm_up(context, server, context.scenario.path(config, LoadLevel(1, warm)), label,
                                        session.response_bytes)
             record["warmup"]["sleep_ms"] = [warm.min_ms, warm.max_ms]
-            record["warmup"]["full_gc"] = full_gc(server_jdk(server, context.java_home), server.pid, context.log,
-                                                  host_of(server))
+            record["warmup"]["full_gc"] = full_gc_of(server, context)
             # The warm-up ends with a thousand connections closing and its requests still in flight:
             # the first window must start from the same rest as every later one.
             cool_down(server.pid, config.cooldown_s, feed_of(server))
@@ -119,6 +118,8 @@ class ServerSessions:
         if session.closed:
             return
         session.closed = True
+        if session.jfr is not None and session.server.external:
+            session.jfr.stop()  # the JVM goes on serving: its recording ends with the run
         session.server.stop()
         session.record["log"] = keep_log(session.server, self.context.out_dir, session.label)
         self.context.recorder.add_session(session.record)
@@ -127,7 +128,7 @@ class ServerSessions:
 def _reference(context, before):
     """The host-speed reference before a session (measure/reference.py), recorded in env.json."""
     began = time.monotonic()
-    record = measure_reference(context.config, context.executable, before)
+    record = measure_reference(context.config, context.executable, before, context.config.duration_s)
     context.timing["reference_s"].append(time.monotonic() - began)
     context.recorder.add_reference(record)
     if record.get("error"):

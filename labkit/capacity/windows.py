@@ -11,11 +11,12 @@ from labkit.load.tools import LoadSpec
 from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from labkit.measure.plan import format_duration
 from labkit.measure.sampler import process_running, write_samples_csv
-from labkit.measure.session import drive, feed_of, host_of, server_jdk, steady_window
+from labkit.measure.flamegraph import folded_stacks, stacks_wanted
+from labkit.measure.session import drive, feed_of, steady_window
 from labkit.measure.watchdog import stall_after_s
 from labkit.servers.external import TARGET_NAME as URL_TARGET
 from labkit.servers.userapp import mode_proof, probe_info
-from labkit.capacity.between import TIME_WAIT_DRAINED, check_server, cool_down, full_gc, wait_for_time_wait
+from labkit.capacity.between import TIME_WAIT_DRAINED, check_server, cool_down, full_gc_of, wait_for_time_wait
 from labkit.capacity.context import DRIVER, remove_raw_results
 from labkit.capacity.limits import point_limits
 from labkit.capacity.points import failed_point, gc_pauses_text, window_point
@@ -111,17 +112,23 @@ class WindowMeasurer:
         if before is not None:
             record["mode_proof"] = mode_proof(before, probe_info(server), load.responses if load else 0,
                                               context.targets[window.mode].virtual)
-        record["jfr"] = self._jfr_window(session, point_id, start, end)
-        self.judge(record, window)
-        limits = point_limits(context.recorder.run, record, session.record)
-        if limits is not None:
-            record["limit"] = limits
+        record["jfr"], dump = self._jfr_window(session, point_id, start, end)
+        try:
+            self.judge(record, window)
+            limits = point_limits(context.recorder.run, record, session.record)
+            if limits is not None:
+                record["limit"] = limits
+                if dump is not None and stacks_wanted(limits):
+                    record["jfr"]["cpu_stacks"] = folded_stacks(context.java_home, dump, start, end)
+        finally:
+            if dump is not None:
+                dump.unlink(missing_ok=True)
         record["client_sockets"] = sockets
         if window.again_of:
             record["again_of"] = window.again_of
         if window.extends:
             record["extends"] = dict(window.extends)
-        record["full_gc_after"] = full_gc(server_jdk(server, context.java_home), server.pid, context.log, host_of(server))
+        record["full_gc_after"] = full_gc_of(server, context)
         if load is not None and load.latency_hdr:
             path = write_hgrm_gz(decode(load.latency_hdr), context.out_dir / HISTOGRAM_DIR / f"{point_id}.hgrm.gz")
             record["files"]["hgrm"] = str(path.relative_to(context.out_dir))
@@ -187,17 +194,20 @@ class WindowMeasurer:
                          + (f"; limit: {', '.join([limit['limit'], *limit['also']])}" if limit else ""))
 
     def _jfr_window(self, session, point_id, window_start, window_end):
-        """The window's GC pauses, heap and pinning from the session's JFR recording. The dump is read
-        and deleted (megabytes per window); the figures stay in the point record."""
+        """The window's GC pauses, heap, pinning and top methods from the session's JFR recording, and
+        the dump they were read from (None when there is none), for the caller to fold a CPU-bound
+        window's stacks from and then delete (megabytes per window; the figures stay in the record)."""
         jfr = session.jfr
         if jfr is None:
-            return {"available": False, "error": "not recorded"}
+            return {"available": False, "error": "not recorded"}, None
         if not jfr.running:
-            return {"available": False, "error": jfr.error}
+            return {"available": False, "error": jfr.error}, None
         path = self.context.raw / f"{point_id}.jfr"
-        try:
-            if not jfr.dump(path, window_start):
-                return {"available": False, "error": jfr.error}
-            return jfr.read_window(path, window_start, window_end)
-        finally:
+        if not jfr.dump(path, window_start):
             path.unlink(missing_ok=True)
+            return {"available": False, "error": jfr.error}, None
+        try:
+            return jfr.read_window(path, window_start, window_end), path
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise

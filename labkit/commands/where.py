@@ -28,6 +28,13 @@ def add_where_arguments(parser):
                         help="with --url: the host the server runs on, reached with ssh, to read its /proc and run jcmd")
     parser.add_argument("--server-pid", type=whole_number(1, 2**22, "--server-pid"), metavar="PID",
                         help="with --url and --server-ssh: the server JVM's pid on that host")
+    parser.add_argument("--no-server-gc", dest="server_gc", action="store_false",
+                        help="with --server-ssh: do not force a full GC (jcmd GC.run) in that JVM after the warm-up "
+                             "and after each window (the lab does, so that each window starts from the same heap)")
+    parser.add_argument("--no-server-jfr", dest="server_jfr", action="store_false",
+                        help="with --server-ssh: do not record JFR in that JVM (the lab does, for GC pauses, "
+                             "pinning and CPU profiles; each window's dump is written to ~/.loomlab/jfr there and removed "
+                             "once copied)")
 
 
 def host_list(text):
@@ -71,6 +78,9 @@ def use_url(args):
     if not getattr(args, "url", None):
         if getattr(args, "server_ssh", None) or getattr(args, "server_pid", None):
             raise UsageError("--server-ssh and --server-pid name the JVM behind --url: give --url too")
+        if not args.server_gc or not args.server_jfr:
+            raise UsageError("--no-server-gc and --no-server-jfr spare a server the lab did not start: "
+                             "give --url and --server-ssh too (the lab's own servers always get both)")
         return None
     url = check_url(args.url)
     if getattr(args, "modes", None):
@@ -82,11 +92,15 @@ def use_url(args):
     if args.server_ssh is not None and not args.server_ssh.remote:
         raise UsageError("--server-ssh names another host; for a server on this machine, --server-pid alone is "
                          "not supported yet: give --server-ssh localhost's ssh name")
+    if args.server_ssh is None and (not args.server_gc or not args.server_jfr):
+        raise UsageError("--no-server-gc and --no-server-jfr concern the JVM --server-ssh reaches; without it "
+                         "the lab neither collects nor records there")
     java_home = None
     if args.server_ssh is not None:
         from labkit.hosts.java import java_home_on
         java_home = java_home_on(args.server_ssh, getattr(args, "remote_java", None))
-    register(url_target(url, on=args.server_ssh, pid=args.server_pid, java_home=java_home))
+    register(url_target(url, on=args.server_ssh, pid=args.server_pid, java_home=java_home,
+                        full_gc=args.server_gc, jfr=args.server_jfr))
     args.modes = (TARGET_NAME,)
     return url
 
@@ -101,9 +115,24 @@ def record_server_url(env, args):
         "JFR (GC pauses, heap, pinning) and jcmd: give --server-ssh HOST --server-pid PID"]
     env["server_url"] = {"url": check_url(args.url), "restarted": False,
                          "ssh": str(args.server_ssh) if named else None, "pid": args.server_pid,
+                         "lab_did": lab_did(args),
                          "lacks": lacks + ["the server's log and its start command: the server's own",
                                            "the JVM options and the mode: the server's own configuration"]}
     return env
+
+
+def lab_did(args):
+    """What the lab did to a server it did not start, beside sending requests, each with the option
+    that turns it off: nothing without --server-ssh."""
+    if args.server_ssh is None:
+        return []
+    did = [f"read /proc/{args.server_pid} on {args.server_ssh} over ssh"]
+    if args.server_gc:
+        did.append("forced a full GC (jcmd GC.run) after the warm-up and after every window (--no-server-gc: not)")
+    if args.server_jfr:
+        did.append("recorded JFR in the JVM, each window's dump written to ~/.loomlab/jfr there and removed once "
+                   "copied (--no-server-jfr: not)")
+    return did
 
 
 def on_server_host(config, args, targets):

@@ -111,6 +111,9 @@ class SshHost:
         self._kernel = None
         self.name = target
         self._address = address
+        # hosts/java.py's answers, --remote-java (or None) -> the JDK there: looked up once per run,
+        # not at every server start.
+        self.java_homes = {}
 
     @property
     def home(self):

@@ -26,6 +26,12 @@ def java_home_on(host, given=None):
     """The JDK 21+ to run servers with on `host`: `given` when it is one (checked), else found there."""
     if not host.remote:
         return find_java_home() if given is None else _checked_local(given)
+    if given not in host.java_homes:
+        host.java_homes[given] = _remote_java_home(host, given)
+    return host.java_homes[given]
+
+
+def _remote_java_home(host, given):
     if given:
         release = host.run(["cat", f"{given}/release"], check=False)
         if release.returncode != 0 or (release_feature(release.stdout) or 0) < MIN_FEATURE:

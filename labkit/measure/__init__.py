@@ -7,6 +7,9 @@
 - watchdog.py     a probe on a connection of its own while the server is loaded or served
 - threaddump.py   a JSON thread dump of a stalled server, and what it says about why
 - jfr.py          JDK Flight Recorder on the server (jcmd, jfr); loomlab.jfc its settings
+- flamegraph.py   a CPU-bound window's whole stacks (FoldedStacks.java, the JDK's JFR reader) and
+                  their flame graph in report.html
+- html.py         report.html of every run kind: report.md, Plotly charts, each window over time
 - perfcounters.py HotSpot's counters of a running JVM (jcmd PerfCounter.print)
 - histograms.py   latency histograms across windows: merged, never averaged
 - steadiness.py   is a window steady, has a warm-up settled?

@@ -98,5 +98,7 @@ def server_url_row(env):
         return None
     measured = (f"/proc and jcmd over ssh on {where['ssh']} (pid {where['pid']}), and its /metrics" if where.get("ssh")
                 else "its /metrics only (threads, heap, garbage collections), when it serves them")
+    did = where.get("lab_did")
     return ("Server", f"{where['url']}, not started by the lab: never restarted between repeats or rounds; measured "
-                      f"from {measured}. Not measured: " + "; ".join(where["lacks"]))
+                      f"from {measured}. Not measured: " + "; ".join(where["lacks"])
+            + (". Beside the requests, the lab " + "; ".join(did) if did else ""))

@@ -14,6 +14,7 @@ import html
 import re
 from pathlib import Path
 
+from labkit.measure.flamegraph import flame_figure
 from labkit.measure.results import stored_file
 from labkit.measure.sampler import read_samples_csv
 
@@ -169,6 +170,12 @@ def window_sections(points, folder, describe):
             parts.append(f"<p>{cell_html(describe(point))} (no samples kept)</p>")
         else:
             parts.append(lazy_figure_html(figure, f"window-{point['index']}", describe(point)))
+        profile = (point.get("jfr") or {}).get("cpu_stacks")
+        flame = flame_figure(profile)
+        if flame is not None:
+            parts.append(lazy_figure_html(flame, f"flame-{point['index']}",
+                                          f"{describe(point)}: where its CPU went, a flame graph of "
+                                          f"{profile['samples']:,} JFR execution samples"))
     return parts
 
 
@@ -187,6 +194,7 @@ def report_page(title, folder, charts=(), windows=(), describe=None):
         sections += ['<h2 id="windows">Each window over time</h2>',
                      "<p class=\"note\">Open a window to draw it: 2xx answers and p99 per second (the load tool), "
                      "server CPU, RSS and threads every 0.5 s (/proc), GC pauses (JFR); the pre-roll is shaded. "
-                     "A series the run did not keep is left out.</p>"]
+                     "A series the run did not keep is left out. A window whose limit was the CPU has a flame graph "
+                     "beside it: each method above its caller, as wide as its share of the samples.</p>"]
         sections += window_sections(windows, folder, describe)
     return page(title, sections)

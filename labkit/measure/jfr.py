@@ -75,11 +75,13 @@ class JfrRecorder:
     """One JFR recording in the server process `pid`."""
 
     def __init__(self, pid, java_home, locks=False, settings_dir=None, host=None, server_java_home=None,
-                 profile=False):
+                 profile=False, refused=None):
         """`java_home`: the lab's JDK, whose `jfr` reads the copies here; `host` and `server_java_home`:
         where the server runs and its JDK there, whose jcmd records (this machine and `java_home`
-        when not given); `settings_dir`: where a settings file with `locks` or `profile` is written."""
+        when not given); `settings_dir`: where a settings file with `locks` or `profile` is written;
+        `refused`: why this JVM must not be recorded (its owner said so), or None."""
         self.pid = pid
+        self.refused = refused
         self.host = host
         self.server_java_home = server_java_home or java_home
         self.jfr = str(Path(java_home) / "bin" / "jfr")
@@ -93,6 +95,9 @@ class JfrRecorder:
         return self.error is None
 
     def start(self):
+        if self.refused:
+            self.error = self.refused
+            return False
         if self.pid is None:
             self.error = "no JVM to record: a server the lab did not start (--server-ssh HOST --server-pid PID name one)"
             return False
@@ -103,6 +108,12 @@ class JfrRecorder:
         if output is not None and "Started recording" not in output:
             self.error = "jcmd JFR.start: " + _one_line(output)
         return self.running
+
+    def stop(self):
+        """Ends the recording, its data discarded: for a JVM the lab leaves running (a server it did
+        not start), which would otherwise record until it exits."""
+        if self.running:
+            self._jcmd("JFR.stop", f"name={RECORDING}")
 
     def dump(self, path, window_start):
         """Copies the recording since shortly before `window_start` (epoch seconds) to `path`."""

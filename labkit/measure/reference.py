@@ -27,7 +27,9 @@ REFERENCE_MODE = "jdk-virtual"
 # the reference never queues: its cost per request is the host's, not a saturated server's.
 REFERENCE_RATE = 1000
 REFERENCE_SLEEP = SleepSpec(10, 10)
-# The first seconds warm the JIT (not measured); the window after them is measured.
+# The first seconds warm the JIT (not measured); the window after them is measured. A run of shorter
+# windows (a smoke run, the suite) measures its reference with a warm-up and a window each as long as
+# its own windows: those references compare among themselves, not with a run's of another length.
 REFERENCE_WARM_S = 10
 REFERENCE_WINDOW_S = 10
 # A change in the reference's cost beyond this within a run (or between two runs) is a host that ran
@@ -35,9 +37,20 @@ REFERENCE_WINDOW_S = 10
 DRIFT_TOLERANCE = 0.10
 
 
-def reference_text():
-    return (f"{REFERENCE_MODE} at {REFERENCE_RATE:,} req/s, sleep {REFERENCE_SLEEP}, a {REFERENCE_WINDOW_S} s window "
-            f"after {REFERENCE_WARM_S} s of warm-up")
+def reference_lengths(window_s):
+    """(warm-up, window) seconds of the reference for a run whose windows last window_s."""
+    return min(REFERENCE_WARM_S, window_s), min(REFERENCE_WINDOW_S, window_s)
+
+
+def lengths_of(record):
+    """(warm-up, window) seconds a reference record was measured with; records written before the
+    lengths followed the run's window have the full ones."""
+    return record.get("warm_s", REFERENCE_WARM_S), record.get("window_s", REFERENCE_WINDOW_S)
+
+
+def reference_text(warm_s=REFERENCE_WARM_S, window_s=REFERENCE_WINDOW_S):
+    return (f"{REFERENCE_MODE} at {REFERENCE_RATE:,} req/s, sleep {REFERENCE_SLEEP}, a {window_s:g} s window "
+            f"after {warm_s:g} s of warm-up")
 
 
 def can_measure(config):
@@ -50,11 +63,12 @@ def can_measure(config):
     return None
 
 
-def measure_reference(config, executable, before):
+def measure_reference(config, executable, before, run_window_s=REFERENCE_WINDOW_S):
     """One reference measurement, on the server's CPUs (config.cpus) and port, before the session
-    `before` (e.g. 'virtual search'): {before, at, cpu_ms_per_request, ok_rps, ...}, or {before, at,
-    error} when it could not be measured (the run goes on: the reference describes the host, it does
-    not judge a target). The load tool's files go to a scratch folder, removed after."""
+    `before` (e.g. 'virtual search'), as long as reference_lengths(run_window_s): {before, at,
+    cpu_ms_per_request, ok_rps, warm_s, window_s, ...}, or {before, at, error} when it could not be
+    measured (the run goes on: the reference describes the host, it does not judge a target). The load
+    tool's files go to a scratch folder, removed after."""
     at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     why = can_measure(config)
     if why:
@@ -68,7 +82,8 @@ def measure_reference(config, executable, before):
             path = scenario("sleep").path(config, LoadLevel(1, REFERENCE_SLEEP))
             response_bytes = probe(server, path, REFERENCE_MODE)
             now = time.time()
-            window = steady_window(now, REFERENCE_WARM_S, REFERENCE_WINDOW_S)
+            warm_s, window_s = reference_lengths(run_window_s)
+            window = steady_window(now, warm_s, window_s)
             spec = LoadSpec(url=server.base_url + path, concurrency=1, duration_s=math.ceil(window[1] - now),
                             rate=REFERENCE_RATE, timeout_s=5.0, window=window, max_connections=256,
                             side_file_prefix=Path(scratch) / "reference")
@@ -78,10 +93,10 @@ def measure_reference(config, executable, before):
             return {"before": before, "at": at, "error": str(e)}
         finally:
             server.stop()
-    return reference_record(before, at, run)
+    return reference_record(before, at, run, warm_s, window_s)
 
 
-def reference_record(before, at, run):
+def reference_record(before, at, run, warm_s=REFERENCE_WARM_S, window_s=REFERENCE_WINDOW_S):
     """The record of one reference run (measure.session.drive's result)."""
     load = run["load"]
     if load is None or not load.ok_rps:
@@ -94,7 +109,7 @@ def reference_record(before, at, run):
             "p50_ms": load.latency_ms.p50 if load.latency_ms else None,
             "server_cpu_cores": cores,
             "cpu_ms_per_request": round(cores / load.ok_rps * 1000, 4) if cores is not None else None,
-            "steal_share": machine.get("server_cpus_steal_share")}
+            "steal_share": machine.get("server_cpus_steal_share"), "warm_s": warm_s, "window_s": window_s}
 
 
 def speed_summary(references):
@@ -108,10 +123,18 @@ def speed_summary(references):
             "drift": (high - low) / low}
 
 
+def run_lengths(env):
+    """The (warm-up, window) lengths of a run's measured references, or None without one."""
+    lengths = {lengths_of(r) for r in (env or {}).get("host_speed") or () if r.get("cpu_ms_per_request")}
+    return min(lengths) if lengths else None
+
+
 def speed_ratio(env_a, env_b):
-    """B's reference cost ÷ A's (medians): below 1, B's host was faster. None without both."""
+    """B's reference cost ÷ A's (medians): below 1, B's host was faster. None without both, or when
+    they were measured with windows of different lengths (a shorter one ends less warm: it costs more
+    on the same host)."""
     a, b = speed_summary((env_a or {}).get("host_speed")), speed_summary((env_b or {}).get("host_speed"))
-    if not a or not b:
+    if not a or not b or run_lengths(env_a) != run_lengths(env_b):
         return None
     return b["median"] / a["median"]
 
@@ -124,7 +147,8 @@ def speed_lines(env):
         return []
     summary = speed_summary(references)
     lines = ["## The host's speed during the run", "",
-             f"Before each server session the lab measured a reference: {reference_text()}, on the server's "
+             f"Before each server session the lab measured a reference: {reference_text(*run_lengths(env) or ())}, "
+             f"on the server's "
              f"CPUs. Its CPU time per request is the host's speed at that moment (lower is faster).", ""]
     if summary:
         verdict = ("beyond" if summary["drift"] > DRIFT_TOLERANCE else "within")
@@ -147,6 +171,10 @@ def speed_lines(env):
 def compare_line(env_a, env_b):
     """./lab compare's line on the two runs' host speeds from their references, or None without both."""
     ratio = speed_ratio(env_a, env_b)
+    lengths = run_lengths(env_a), run_lengths(env_b)
+    if ratio is None and None not in lengths:
+        return (f"host-speed references not compared: A's were {lengths[0][1]:g} s windows after {lengths[0][0]:g} s "
+                f"of warm-up, B's {lengths[1][1]:g} s after {lengths[1][0]:g} s")
     if ratio is None:
         return None
     a, b = speed_summary(env_a["host_speed"]), speed_summary(env_b["host_speed"])

@@ -39,8 +39,12 @@ class ExternalServer(LabServer):
     process = None
     external = True
 
-    def __init__(self, url, on=None, pid=None, java_home=None, info_path="/api/info"):
+    def __init__(self, url, on=None, pid=None, java_home=None, info_path="/api/info", full_gc=True, jfr=True):
+        """`full_gc`, `jfr`: whether the lab may run jcmd GC.run after the warm-up and each window, and
+        record JFR, in that JVM (--no-server-gc, --no-server-jfr turn them off)."""
         self.url = check_url(url)
+        self.full_gc_refused = None if full_gc else "--no-server-gc: no full GC forced on your server"
+        self.jfr_refused = None if jfr else "--no-server-jfr: no JFR recording on your server"
         parts = urlsplit(self.url)
         self.scheme = parts.scheme
         self.host, self.port = parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
@@ -86,8 +90,8 @@ class ExternalServer(LabServer):
         return f"(not started by the lab: {self.url})"
 
 
-def url_target(url, on=None, pid=None, java_home=None):
+def url_target(url, on=None, pid=None, java_home=None, full_gc=True, jfr=True):
     """The target of --url: one server, never restarted."""
     def start(port=None, jvm_options=(), jvm_defaults=True, **ignored):
-        return ExternalServer(url, on=on, pid=pid, java_home=java_home).start()
+        return ExternalServer(url, on=on, pid=pid, java_home=java_home, full_gc=full_gc, jfr=jfr).start()
     return Target(TARGET_NAME, f"your server at {url} (not started by the lab: never restarted)", None, start)

@@ -59,6 +59,9 @@ class LabServer:
     proc_feed = None
     # True for a server the lab did not start (--url): the runs read its /metrics around each window.
     external = False
+    # Why the lab must not force a full GC (jcmd GC.run) or record JFR in this JVM; None: it may.
+    full_gc_refused = None
+    jfr_refused = None
 
     @property
     def server_java_home(self):

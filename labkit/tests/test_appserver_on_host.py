@@ -90,6 +90,9 @@ class _Host:
     address = "198.18.0.2"
     workdir = "/home/bench/.loomlab"
 
+    def __init__(self):
+        self.java_homes = {}
+
     def run(self, command, timeout=60, check=True):
         answer = 'JAVA_VERSION="25"\n' if command == ["cat", "/opt/jdk/release"] else ""
         return subprocess.CompletedProcess(command, 0, stdout=answer, stderr="")

@@ -429,7 +429,7 @@ def session_paths(monkeypatch, tmp_path, sleep):
     warmed, worked = [], []
     monkeypatch.setattr(session_module, "warm_up", lambda context, server, path, label, response_bytes:
                         warmed.append(path) or {"seconds": 1})
-    monkeypatch.setattr(session_module, "full_gc", lambda java_home, pid, log, host=None: None)
+    monkeypatch.setattr(session_module, "full_gc_of", lambda server, context: None)
     monkeypatch.setattr(session_module, "cool_down", lambda pid, cooldown_s, feed=None: None)
     monkeypatch.setattr(session_module, "idle_latency", lambda server, path, timeout_s:
                         {"path": path, "probes_ms": [], "median_ms": None})

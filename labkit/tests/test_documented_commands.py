@@ -105,6 +105,9 @@ CASES = {
         ("docs/results/capacity/s100-run1", "{copy}"),)),
     "./lab report docs/results/overload/run2-pinned": Case("test_report_examples", replace=(
         ("docs/results/overload/run2-pinned", "{copy}"),)),
+    # docs/commands/verdict.md
+    "./lab verdict": Case("test_verdict_examples"),
+    "./lab verdict --check": Case("test_verdict_examples"),
     # docs/commands/memory.md
     "./lab memory -v -n 100000 --depth 1000": Case("test_memory_examples"),
     "./lab memory --sweep": Case("test_memory_examples", shorten=["--quick"]),
@@ -478,6 +481,16 @@ def test_report_examples(tmp_path):
         output = run_documented(f"./lab report {folder}", copy=str(copy))
         assert f"rebuilt {copy / 'report.md'}" in output
         assert (copy / "report.md").read_text().startswith("# ")
+
+
+def test_verdict_examples():
+    """On the committed data: --check finds verdict.md, verdict.json and README's table as the runs give
+    them, and the rewrite leaves them as they were."""
+    files = [ROOT / "docs" / "results" / name for name in ("verdict.md", "verdict.json")] + [ROOT / "README.md"]
+    before = [path.read_text() for path in files]
+    assert run_documented("./lab verdict --check") == ""
+    assert "wrote" in run_documented("./lab verdict")
+    assert [path.read_text() for path in files] == before
 
 
 @pytest.mark.server

@@ -3,10 +3,15 @@ in the formats MicroProfile Metrics exports, and, end to end, `./lab bench --url
 Micro started by hand loads it without restarting it and says in its report which figures it lacks
 (README's own line: test_documented_commands.test_readme_bench_of_a_running_server)."""
 import argparse
+import types
 
 import pytest
 
-from labkit.commands.where import use_url
+from labkit.capacity import between
+from labkit.commands.where import record_server_url, use_url
+from labkit.hosts.host import SshHost
+from labkit.measure.env import server_url_row
+from labkit.measure.jfr import JfrRecorder
 from labkit.ground.errors import LabError, UsageError
 from labkit.measure import metrics
 from labkit.servers.external import ExternalServer, check_url
@@ -47,7 +52,7 @@ def test_a_url_is_checked_before_anything_runs():
 
 def url_args(**given):
     values = dict(url="http://127.0.0.1:1", modes=None, server_host=None, server_ssh=None, server_pid=None,
-                  remote_java=None)
+                  remote_java=None, server_gc=True, server_jfr=True)
     values.update(given)
     return argparse.Namespace(**values)
 
@@ -67,3 +72,42 @@ def test_nothing_answering_at_the_url_is_a_clear_error():
     with pytest.raises(LabError, match="nothing answers at http://127.0.0.1:1"):
         ExternalServer("http://127.0.0.1:1").start()
 
+
+
+def test_what_the_lab_does_to_a_server_it_did_not_start_is_said_and_each_can_be_turned_off(monkeypatch):
+    for spared in (dict(server_gc=False), dict(server_jfr=False)):
+        with pytest.raises(UsageError, match="give --url and --server-ssh too"):
+            use_url(url_args(url=None, **spared))
+        with pytest.raises(UsageError, match="without it the lab neither collects nor records there"):
+            use_url(url_args(**spared))
+    staging = SshHost("deploy@staging")
+    everything = server_url_row(record_server_url({}, url_args(server_ssh=staging, server_pid=4711)))[1]
+    assert ("Beside the requests, the lab read /proc/4711 on deploy@staging over ssh; forced a full GC "
+            "(jcmd GC.run) after the warm-up and after every window (--no-server-gc: not); recorded JFR") in everything
+    spared = server_url_row(record_server_url({}, url_args(server_ssh=staging, server_pid=4711, server_gc=False,
+                                                           server_jfr=False)))[1]
+    assert spared.endswith("Beside the requests, the lab read /proc/4711 on deploy@staging over ssh")
+    # Without --server-ssh the lab reaches nothing but the URL, and says nothing more.
+    assert "Beside" not in server_url_row(record_server_url({}, url_args()))[1]
+
+
+def test_a_spared_server_gets_no_full_gc_and_no_jfr_recording(monkeypatch):
+    collected = []
+    monkeypatch.setattr(between, "full_gc", lambda java_home, pid, log, host=None: collected.append(pid) or True)
+    context = types.SimpleNamespace(java_home="/opt/jdk", log=print)
+    assert between.full_gc_of(ExternalServer("http://127.0.0.1:1", pid=4711), context) is True
+    assert between.full_gc_of(ExternalServer("http://127.0.0.1:1", pid=4711, full_gc=False), context) is None
+    assert collected == [4711]
+    spared = ExternalServer("http://127.0.0.1:1", pid=4711, jfr=False)
+    recorder = JfrRecorder(4711, "/opt/jdk", refused=spared.jfr_refused)
+    monkeypatch.setattr(recorder, "_jcmd", lambda *arguments: pytest.fail("jcmd reached a spared JVM"))
+    assert recorder.start() is False and recorder.error == "--no-server-jfr: no JFR recording on your server"
+
+
+def test_the_recording_in_a_server_the_lab_leaves_running_ends_with_the_run(monkeypatch):
+    calls = []
+    recorder = JfrRecorder(4711, "/opt/jdk")
+    monkeypatch.setattr(recorder, "_jcmd", lambda *arguments: calls.append(arguments) or "Started recording 1.")
+    assert recorder.start()
+    recorder.stop()
+    assert calls[0][0] == "JFR.start" and calls[-1] == ("JFR.stop", "name=loomlab-bench")

@@ -72,6 +72,21 @@ def test_compare_sets_run_b_at_run_a_speed():
     assert compare_line(slow, {}) is None and at_speed_of(4000, slow, {}) is None
 
 
+def test_a_run_of_short_windows_measures_a_short_reference_that_is_not_set_against_a_full_one():
+    assert reference.reference_lengths(3) == (3, 3) and reference.reference_lengths(15) == (10, 10)
+    record = reference_record("virtual search", "t", fake_run(1000.0, 0.08), *reference.reference_lengths(3))
+    assert (record["warm_s"], record["window_s"]) == (3, 3)
+    short = {"host_speed": [record]}
+    assert "a 3 s window after 3 s of warm-up" in "\n".join(speed_lines(short))
+    # Written before the lengths followed the run's window: the full ones, as measured then.
+    assert "a 10 s window after 10 s of warm-up" in "\n".join(speed_lines(env_with(0.050)))
+    # Less warm, the short one costs more on the same host: no speed ratio, and compare says why.
+    full = env_with(0.060)
+    assert at_speed_of(4000, full, short) is None
+    assert compare_line(full, short) == ("host-speed references not compared: A's were 10 s windows after 10 s "
+                                         "of warm-up, B's 3 s after 3 s")
+
+
 def test_compare_prints_each_figure_at_a_speed_when_both_runs_have_references(tmp_path):
     for name, env in (("a", env_with(0.060)), ("b", env_with(0.045))):
         run = synthetic_run()
@@ -242,8 +257,9 @@ def test_the_reference_runs_the_jdk_server_at_its_rate_and_leaves_nothing_behind
     vegeta = ensure_tools(["vegeta"])["vegeta"]
     config = types.SimpleNamespace(modes=("virtual",), port=PORT, cpus=None, jvm_options=("-Xmx256m",),
                                    jvm_defaults=True, depth=10, server_host=None)
-    record = measure_reference(config, vegeta, "virtual search")
+    record = measure_reference(config, vegeta, "virtual search", run_window_s=3)
     assert "error" not in record, record
+    assert (record["warm_s"], record["window_s"]) == (3, 3)
     assert record["ok_rps"] == pytest.approx(reference.REFERENCE_RATE, rel=0.05)
     assert 0 < record["cpu_ms_per_request"] < 5 and record["errors"] == 0 and 10 <= record["p50_ms"] < 100
     with socket.socket() as probe:
@@ -257,14 +273,14 @@ def test_each_session_measures_the_reference_first_and_records_it(monkeypatch, t
     happened = []
     server = types.SimpleNamespace(pid=4242, base_url="http://127.0.0.1:19700", printable_command=lambda: "java",
                                    stop=lambda: None)
-    monkeypatch.setattr(session_module, "measure_reference", lambda config, executable, before:
+    monkeypatch.setattr(session_module, "measure_reference", lambda config, executable, before, window_s:
                         happened.append(("reference", before)) or {"before": before, "at": "t", "error": "fake"})
     monkeypatch.setattr(session_module, "start_server", lambda target, config: happened.append(("start",)) or server)
     monkeypatch.setattr(session_module, "probe", lambda server, path, mode: 120)
     monkeypatch.setattr(session_module, "cpus_allowed", lambda server: [1])
     monkeypatch.setattr(session_module, "keep_log", lambda server, out_dir, label: None)
     monkeypatch.setattr(session_module, "warm_up", lambda context, server, path, label, response_bytes: {})
-    monkeypatch.setattr(session_module, "full_gc", lambda java_home, pid, log, host=None: None)
+    monkeypatch.setattr(session_module, "full_gc_of", lambda server, context: None)
     monkeypatch.setattr(session_module, "cool_down", lambda pid, cooldown_s, feed=None: None)
     monkeypatch.setattr(session_module, "idle_latency", lambda server, path, timeout_s: None)
     references = []

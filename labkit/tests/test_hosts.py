@@ -312,3 +312,20 @@ def test_a_machine_whose_kernel_cannot_be_read_has_no_load_host_beside_it():
     resources = {"server": {"cpu_cores": 0.5}, "machine": {"busy_cores": 1.0, "other_cores": 0.5}}
     count_load_hosts_beside(resources, [unknown], [{"cpu_s": 30.0}], unknown, wall_s=60)
     assert resources["machine"]["other_cores"] == 0.5 and resources["machine"]["load_hosts_cores"] == 0
+
+
+def test_the_jdk_on_a_host_is_looked_up_once_per_run_not_at_every_server_start():
+    from types import SimpleNamespace
+
+    from labkit.hosts.java import java_home_on
+
+    class CountingHost(SshHost):
+        calls = 0
+
+        def run(self, command, check=True, **ignored):
+            CountingHost.calls += 1
+            return SimpleNamespace(returncode=0, stdout="/usr/lib/jvm/jdk-17\t17\t\n/opt/jdk-25\t25\t\n", stderr="")
+
+    host = CountingHost("bench@perf-7")
+    assert [java_home_on(host) for _ in range(3)] == ["/opt/jdk-25"] * 3
+    assert CountingHost.calls == 1

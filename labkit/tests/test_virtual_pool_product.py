@@ -1,13 +1,16 @@
 """virtual-pool as the product a Payara user installs: its README's compatibility table stays true (every
 version it names is the one the build uses, every "tested" cell names a test that exists and runs
-that server with the pool), and the jar's manifest carries its version and licence."""
+that server with the pool, the Grizzly named is the one that server ships), its install lines are the
+lab's own mode files, and the jar's manifest carries its version and licence."""
+import io
 import re
 import zipfile
 
 import pytest
 
 from labkit import ROOT
-from labkit.ground.build import VIRTUAL_POOL_JAR, pom_property
+from labkit.ground.build import PAYARA_MICRO_JARS, VIRTUAL_POOL_JAR, pom_property
+from labkit.servers.modes import DOMAIN_CONFIG, SHARED_LIMITS, find_mode, settings
 
 README = ROOT / "virtual-pool" / "README.md"
 MARKER = "<!-- compatibility: labkit/tests/test_virtual_pool_product.py keeps this table true -->"
@@ -22,7 +25,7 @@ CELL = re.compile(r"^(tested|by hand|not run here|not on Maven Central)\b")
 
 
 def table_rows(text):
-    """[(server, version, jdk21 cell, jdk25 cell)] of the table after the marker."""
+    """[(server, version, Grizzly, jdk21 cell, jdk25 cell)] of the table after the marker."""
     lines = text[text.index(MARKER):].splitlines()[1:]
     rows = []
     for line in lines[2:]:
@@ -38,7 +41,7 @@ def problems(text):
     rows = table_rows(text)
     if not {server for server, *_ in rows} >= {"Payara Micro", "Payara Server", "GlassFish"}:
         found.append("a server is missing")
-    for server, version, *cells in rows:
+    for server, version, _grizzly, *cells in rows:
         if not all(CELL.match(cell) for cell in cells):
             found.append(f"{server} {version}: a cell says none of {CELL.pattern}")
         line = next((v for (name, major), v in VERSIONS.items() if name == server and version.startswith(major)), None)
@@ -58,6 +61,88 @@ def problems(text):
 
 def test_the_compatibility_table_names_the_builds_versions_and_tests_that_exist():
     assert problems(README.read_text()) == []
+
+
+# -- the Grizzly each server ships -------------------------------------------------------------------
+GRIZZLY_JAR = "nucleus-grizzly-all.jar"     # Payara's and GlassFish's Grizzly, one jar with its version file
+GRIZZLY_VERSION_FILE = "org/glassfish/grizzly/version.properties"
+
+
+def grizzly_version(jar_bytes):
+    with zipfile.ZipFile(io.BytesIO(jar_bytes)) as jar:
+        text = jar.read(GRIZZLY_VERSION_FILE).decode()
+    return re.search(r"^grizzly\.version=(\S+)", text, re.M).group(1)
+
+
+def shipped_grizzly(server, version):
+    """The Grizzly version inside the distribution the lab runs for that table row."""
+    if server == "Payara Micro":
+        with zipfile.ZipFile(PAYARA_MICRO_JARS[int(version.split(".")[0])]) as micro:
+            return grizzly_version(micro.read(f"MICRO-INF/runtime/{GRIZZLY_JAR}"))
+    if server == "Payara Server":
+        from labkit.servers.appserver.payara_server import Distribution
+    else:
+        from labkit.servers.appserver.glassfish import GlassFishDistribution as Distribution
+    root = Distribution(version).ensure_installed(log=lambda message: None).root
+    return grizzly_version((root / "glassfish" / "modules" / GRIZZLY_JAR).read_bytes())
+
+
+def test_the_grizzly_of_each_row_is_the_one_that_server_ships():
+    """The pool reaches two package-private Grizzly fields (README, What it does): the Grizzly lines it
+    ran on are the ones the table names."""
+    rows = [(server, version, grizzly) for server, version, grizzly, *cells in table_rows(README.read_text())
+            if any(cell.startswith("tested") for cell in cells)]
+    assert len(rows) >= 4
+    assert [(server, version, shipped_grizzly(server, version)) for server, version, _ in rows] == rows
+
+
+# -- the install lines are the lab's mode files ------------------------------------------------------
+INSTALL_START = "<!-- install lines: the lab's domain-config files, N = 4000 -->"
+INSTALL_END = "<!-- end of install lines -->"
+POOL_CLASS = "configs.config.server-config.thread-pools.thread-pool.http-thread-pool.classname"
+MODE_OF_CLASS = {"dev.loomlab.virtualpool.VirtualThreadPool": "virtual",
+                 "dev.loomlab.virtualpool.BoundedVirtualThreadPool": "virtual-4000",
+                 "dev.loomlab.virtualpool.ReusingVirtualThreadPool": "virtual-reusing"}
+
+
+def install_problems(text):
+    """What the README's install lines say otherwise than the lab's files: every block of `set` lines
+    (for Payara Micro's pre-boot file or `asadmin set`) that names one of the pools sets exactly what
+    the lab's mode sets (its own lines, and any shared limit it repeats, at the lab's value); the
+    install section shows each pool once. [] when all hold."""
+    found, shown_in_section = [], set()
+    section = text[text.index(INSTALL_START):text.index(INSTALL_END)]
+    for block in re.findall(r"^```\n(.*?)^```", text, flags=re.S | re.M):
+        shown = settings(re.sub(r"^asadmin ", "", block, flags=re.M))
+        mode_name = MODE_OF_CLASS.get(shown.get(POOL_CLASS))
+        if mode_name is None:
+            continue
+        if block in section:
+            shown_in_section.add(mode_name)
+        lab = settings(find_mode(mode_name).preboot)
+        shared = settings((DOMAIN_CONFIG / SHARED_LIMITS).read_text())
+        for name, value in shown.items():
+            if lab.get(name) != value:
+                found.append(f"{mode_name}: {name}={value}, the lab sets {lab.get(name)}")
+        for name in lab.keys() - shared.keys() - shown.keys():
+            found.append(f"{mode_name}: {name}={lab[name]} is missing")
+    for mode_name in sorted(set(MODE_OF_CLASS.values()) - shown_in_section):
+        found.append(f"{mode_name}: no install lines")
+    return found
+
+
+def test_the_install_lines_are_the_lab_modes_own():
+    assert install_problems(README.read_text()) == []
+
+
+def test_an_install_line_the_lab_did_not_measure_fails_the_check():
+    text = README.read_text()
+    assert "max-queue-size=-1" in text and "idle-thread-timeout-seconds=60" in text
+    queue = "configs.config.server-config.thread-pools.thread-pool.http-thread-pool.max-queue-size"
+    assert set(install_problems(text.replace("max-queue-size=-1", "max-queue-size=4096"))) == {
+        f"virtual-4000: {queue}=4096, the lab sets -1"}
+    idle = "configs.config.server-config.thread-pools.thread-pool.http-thread-pool.idle-thread-timeout-seconds"
+    assert install_problems(text.replace(f"set {idle}=60\n", "")) == [f"virtual-reusing: {idle}=60 is missing"]
 
 
 def test_a_stale_version_or_a_missing_test_fails_the_check():
