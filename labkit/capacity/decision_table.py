@@ -146,7 +146,8 @@ def rows(runs):
             chosen, words = choice(pair)
             low, high = pair["sleep_min_ms"], pair["sleep_max_ms"]
             found.append({
-                "run": folder, "workload": _workload(run, low, high), "goal": f"{percentile} ≤ {pair['goal_ms']:g} ms",
+                "run": folder, "workload": _workload(run, low, high), "sleep_ms": [low, high],
+                "goal": f"{percentile} ≤ {pair['goal_ms']:g} ms", "goal_ms": pair["goal_ms"],
                 "server_cpus": server_cpus(run), "collectors": [collector(run, pair["a"]), collector(run, pair["b"])],
                 "a": pair["a"], "b": pair["b"], "choose": chosen, "words": words,
                 "per_round": round_texts(pair), "median": round(pair["median"], 4), "min": round(pair["min"], 4),
@@ -245,8 +246,8 @@ def readme_block(rows, verdict_link="docs/results/verdict.md"):
     questions = {}
     for (workload, goal, cpus, gc, _), row in latest.items():
         questions.setdefault((workload, goal, cpus, gc), []).append(row)
-    ordered = sorted(questions.items(), key=lambda item: (_leading_number(item[0][0]), item[0][0],
-                                                          _leading_number(item[0][1].split("≤")[-1]), item[0][1:]))
+    ordered = sorted(questions.items(), key=lambda item: (item[1][0]["sleep_ms"], item[0][0], item[1][0]["goal_ms"],
+                                                          item[0][1:]))
     lines = [README_START,
              "| workload | goal | server CPUs | collector | what the rounds say (per-round ratio median [range]) | run |",
              "|---|---|---|---|---|---|"]
@@ -266,16 +267,6 @@ def _short(row):
     if words.startswith("not resolved: "):
         return f"not resolved ({words.removeprefix('not resolved: ')})"
     return words.replace(f"`{row['choose']}`: ", f"`{row['choose']}` ")
-
-
-def _leading_number(text):
-    """The number a text starts with ("100 ms blocking" → 100), for ordering; infinity without one."""
-    digits = ""
-    for char in text.strip():
-        if not (char.isdigit() or char == "."):
-            break
-        digits += char
-    return float(digits) if digits else float("inf")
 
 
 def with_readme_block(readme, block):

@@ -66,7 +66,8 @@ def test_the_committed_verdict_is_what_the_committed_runs_give():
 
 def row(a, b, goal="p99 ≤ 150 ms", date="2026-11-28", run="capacity/x", workload="100 ms blocking", gcs=("G1", "G1"),
         words=None):
-    return {"a": a, "b": b, "goal": goal, "date": date, "run": run, "workload": workload, "server_cpus": "1 pinned",
+    return {"a": a, "b": b, "goal": goal, "goal_ms": float(goal.split()[2]), "date": date, "run": run,
+            "workload": workload, "sleep_ms": [100, 100], "server_cpus": "1 pinned",
             "collectors": list(gcs), "median": 1.1, "min": 1.0, "max": 1.2, "words": words or "not resolved: x",
             "choose": words.split("`")[1] if words else None}
 
