@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-from labkit.ground.formatting import central, sleep_text  # noqa: E402
+from labkit.measure.row_text import central, sleep_text  # noqa: E402
 
 CHARTS = {
     "throughput": "throughput.png",

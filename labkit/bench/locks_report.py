@@ -1,6 +1,7 @@
 """The report's "Locks and parks" section (./lab bench --jfr-locks): per mode the contended monitor
 enters summed over its windows, then per window the enters and parks with their top classes and sites."""
-from labkit.ground.formatting import metric, number, markdown_table
+from labkit.ground.formatting import number, markdown_table
+from labkit.measure.row_text import metric
 from labkit.measure.histograms import median_spread
 
 

@@ -5,9 +5,11 @@ from labkit.measure.ownapp_report import own_app_section
 from labkit.ground.machine import cpu_text, normalize_facts
 from labkit.servers.userapp import PROBE_ROOT
 from labkit.bench.charts import CHARTS
-from labkit.ground.formatting import flags_text, metric, number, sleep_text, markdown_table
+from labkit.ground.formatting import number, markdown_table
+from labkit.measure.row_text import flags_text, metric, sleep_text
 from labkit.servers.heaps import HOLDS_SHARE, heap_mb, smallest_holding_heaps
 from labkit.measure.plan import format_duration
+from labkit.measure.report_files import links_that_resolve
 from labkit.measure.results import FLAG_MEANINGS
 from labkit.measure.threaddump import summary_lines
 from labkit.measure.watchdog import DEFAULT_STALL_AFTER_S, PROBE_INTERVAL_S, PROBE_PATH, STALL_SLEEPS
@@ -331,6 +333,11 @@ def write_report(path, run):
         f"Started {run['started']}, finished {run.get('finished', '?')}"
         + (f" ({format_duration(wall)})." if wall else "."),
         "",
+        # The answer first (issue 56): what led at each point, then how it was measured.
+        "## Observations",
+        "",
+        _observations(run, several_drivers),
+        "",
         "## Setup",
         "",
         _setup(run),
@@ -338,10 +345,6 @@ def write_report(path, run):
         "## Servers",
         "",
         _servers(run),
-        "",
-        "## Observations",
-        "",
-        _observations(run, several_drivers),
         "",
         "## Throughput and latency (req/s: median [min–max] over repeats; latency: repeats merged [min–max of the windows])",
         "",
@@ -374,4 +377,4 @@ def write_report(path, run):
               "Files: `results.json` (everything, schema in labkit/bench/RESULTS-SCHEMA.md), `results.csv` "
               "(one row per window), `env.json`, `raw/` (each tool's output, /proc samples, JFR copies), "
               "`servers/` (server logs).", ""]
-    path.write_text("\n".join(parts))
+    path.write_text(links_that_resolve("\n".join(parts), path.parent))

@@ -21,7 +21,8 @@ import json
 from pathlib import Path
 
 from labkit.capacity.goals import percentile_name
-from labkit.capacity.pairs import BELOW, FLOOR, REFERENCES_APART, paired_ratios, reference_gaps, round_texts
+from labkit.capacity.pairs import (BELOW, FLOOR, REFERENCES_APART, choice, named_rounds, paired_ratios, reference_gaps,
+                                   round_texts)
 from labkit.measure.results import CAPACITY_SCHEMA
 from labkit.servers.collectors import COLLECTORS, GC_VARIANT, SELECTORS
 
@@ -45,31 +46,6 @@ def walked(run):
 
 
 # -- one row ------------------------------------------------------------------------------------------
-def choice(pair):
-    """(the target every round puts ahead, or None; the words that say so or why not)."""
-    rounds = pair["per_round"]
-    if all(r["ratio"] > 1 and r["bound"] in (None, "at least") for r in rounds):
-        return pair["a"], f"`{pair['a']}`: ahead in every round"
-    if all(r["ratio"] < 1 and r["bound"] in (None, "at most") for r in rounds):
-        return pair["b"], f"`{pair['b']}`: ahead in every round"
-    a_ahead = [r for r in rounds if r["ratio"] > 1 and r["bound"] in (None, "at least")]
-    b_ahead = [r for r in rounds if r["ratio"] < 1 and r["bound"] in (None, "at most")]
-    if a_ahead and b_ahead:
-        return None, "not resolved: the rounds disagree"
-    same = [r for r in rounds if r["ratio"] == 1]
-    if same:
-        return None, f"not resolved: {_named(same)} measured both the same"
-    open_rounds = [r for r in rounds if r not in a_ahead and r not in b_ahead]
-    bounds = "the bound of {} allows" if len(open_rounds) == 1 else "the bounds of {} allow"
-    return None, "not resolved: " + bounds.format(_named(open_rounds)) + " either order"
-
-
-def _named(rounds):
-    """'r2', 'r2 and r3', 'r1, r2 and r3'."""
-    names = [f"r{r['repeat']}" for r in rounds]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def censoring_notes(pair, run):
     """What the per-round ratios cannot say: floors, rounds that held no rate, rounds at two speeds."""
     notes = []

@@ -6,7 +6,8 @@ the medians over all rounds) may lie an hour apart on a host whose speed drifts.
 round's pair, and the median and spread of those ratios, compare the targets at one host speed.
 A run with several goals walked rounds for each, so each goal gets its own pairs; where one round puts
 one target ahead and another round the other, the rounds do not order the two at that goal, whatever
-the medians say. Computed from results.json's points, so ./lab report rebuilds it exactly.
+the medians say. Computed from results.json's points, so ./lab report rebuilds it exactly. choice()
+says which target a pair's rounds choose, by one rule shared by report.md's answer and ./lab verdict.
 """
 import statistics
 
@@ -94,7 +95,7 @@ def _pair(key, goal_ms, a, b, rounds):
 BOUND_MARKS = {None: "", "at most": "≤", "at least": "≥", "unknown": "?"}
 
 
-def _walked(run):
+def walked_pairs(run):
     """The run's paired ratios; [] for runs made before the rounds walked both ways (their reports stay
     as they were)."""
     return [] if run["config"].get("confirm_walk_steps") is None else paired_ratios(run)
@@ -102,12 +103,12 @@ def _walked(run):
 
 def unordered(run):
     """The pairs whose rounds disagree (rounds_disagree), for the goal table to say so."""
-    return [pair for pair in _walked(run) if rounds_disagree(pair)]
+    return [pair for pair in walked_pairs(run) if rounds_disagree(pair)]
 
 
 def pair_lines(run):
     """report.md's section of paired ratios; [] without a pair (or for a run made before the walk)."""
-    pairs = _walked(run)
+    pairs = walked_pairs(run)
     if not pairs:
         return []
     several_goals = len({pair["goal_ms"] for pair in pairs}) > 1
@@ -176,3 +177,28 @@ def reference_gaps(run, pair):
 def round_texts(pair):
     """'r1 0.99×, r2 ≥1.04×, r3 0.85×'."""
     return ", ".join(f"r{r['repeat']} {BOUND_MARKS[r['bound']]}{r['ratio']:.2f}×" for r in pair["per_round"])
+
+
+def choice(pair):
+    """(the target every round puts ahead, or None; the words that say so or why not)."""
+    rounds = pair["per_round"]
+    if all(r["ratio"] > 1 and r["bound"] in (None, "at least") for r in rounds):
+        return pair["a"], f"`{pair['a']}`: ahead in every round"
+    if all(r["ratio"] < 1 and r["bound"] in (None, "at most") for r in rounds):
+        return pair["b"], f"`{pair['b']}`: ahead in every round"
+    a_ahead = [r for r in rounds if r["ratio"] > 1 and r["bound"] in (None, "at least")]
+    b_ahead = [r for r in rounds if r["ratio"] < 1 and r["bound"] in (None, "at most")]
+    if a_ahead and b_ahead:
+        return None, "not resolved: the rounds disagree"
+    same = [r for r in rounds if r["ratio"] == 1]
+    if same:
+        return None, f"not resolved: {named_rounds(same)} measured both the same"
+    open_rounds = [r for r in rounds if r not in a_ahead and r not in b_ahead]
+    bounds = "the bound of {} allows" if len(open_rounds) == 1 else "the bounds of {} allow"
+    return None, "not resolved: " + bounds.format(named_rounds(open_rounds)) + " either order"
+
+
+def named_rounds(rounds):
+    """'r2', 'r2 and r3', 'r1, r2 and r3'."""
+    names = [f"r{r['repeat']}" for r in rounds]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -7,7 +7,7 @@
 - jdk.py         finding a JDK 21+ (JAVA_HOME, then the usual folders)
 - build.py       building what is missing with Maven (the lab's WAR, the pool jar, Payara Micro)
 - arguments.py   argparse types: one check and one message per kind of value
-- formatting.py  number formatting shared by terminal tables and reports
+- formatting.py  numbers and Markdown tables as every report writes them
 - errors.py      errors the user can fix: one line, never a traceback
 
 Rule: ground imports nothing of labkit above it (labkit/tests/test_import_graph.py).

@@ -24,6 +24,8 @@
 - foreground.py   ./lab run's loop: serve until exit, Ctrl-C or a stall (then a thread dump)
 - ownapp_report.py report.md's "Your application" section of bench and capacity (--war, --request):
                   what was deployed and requested, and the pool's counters around each window
+- row_text.py     a bench summary row in words: a metric's median [min–max], the sleep, the flags
+- report_files.py report.md's links: only to files its folder holds, and what it lacks and why
 
 Rule: measure imports catalog, apps, servers, load, hosts and ground, never a run or a command
 (labkit/tests/test_import_graph.py). A server on another host is measured here as a local one: its

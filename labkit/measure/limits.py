@@ -20,6 +20,10 @@ crossed are named beside it, as they may have added to it):
   (18 capacity runs, 346 windows with their pauses listed) put the line lower: of 148 windows that
   missed, 74 had pauses longer than the slack over ≥ 0.5 % of the window, of 198 that met, 30 did;
   at ≥ 1 %, 30 and 4. So half the percentile's share (GC_SHARE_OF_TAIL) names GC;
+- GC allocation stalls (ZGC): its pauses stay under a millisecond, but a thread that allocates
+  faster than the concurrent collector frees memory waits (jdk.ZAllocationStall) inside its request;
+  stalls longer than the slack, for more than half the percentile's share of the window's requests
+  (0.5 % for p99), put the percentile at the service time plus a stall;
 - CPU: the server's busy cores against the cores it may use (steal counted as busy), or the
   machine's CPUs saturated when the server shares them; with the window's JFR execution samples,
   the methods most often on top of the stacks, so "CPU" says where the time went;
@@ -49,7 +53,7 @@ BLOCKED_THREADS = 1.0
 
 LOAD_TOOL_FLAGS = ("client-bound", "driver-behind", "load-host-lost")
 YOUNG_MARKERS = ("New", "Young", "Minor", "young")
-CHECK_ORDER = ("load-tool", "pool", "sockets", "gc-old", "gc-young", "cpu", "pinning", "locks", "jit")
+CHECK_ORDER = ("load-tool", "pool", "sockets", "gc-old", "gc-young", "gc-stall", "cpu", "pinning", "locks", "jit")
 NONE_FOUND = "none found"
 
 
@@ -86,6 +90,7 @@ def window_limits(record, goal_ms=None, percentile="p99", service_ms=None, serve
         "pool": _pool(record),
         "sockets": _sockets(record),
         **_gc(record, goal_ms, service_ms, percentile, window_s),
+        "gc-stall": _gc_stall(record, goal_ms, service_ms, percentile),
         "cpu": _cpu(record, server_cpus),
         "pinning": _pinning(record, window_s),
         "locks": _locks(record, window_s),
@@ -203,6 +208,33 @@ def _gc_kind(pauses, kind, goal_ms, service_ms, percentile, window_s):
                  f"(the line: {threshold * 100:.2f} %)")
         if crossed:
             words += f": they put {percentile} at the service time plus a pause"
+    return {"crossed": crossed, "evidence": evidence, "words": words}
+
+
+def _gc_stall(record, goal_ms, service_ms, percentile):
+    """ZGC's allocation stalls against the slack, counted in requests (each stall delays one); None for
+    a record made before the lab recorded them."""
+    stalls = (record.get("jfr") or {}).get("allocation_stalls")
+    requests = (record.get("load") or {}).get("responses")
+    if stalls is None or goal_ms is None or service_ms is None or not requests:
+        return None
+    slack = goal_ms - service_ms
+    longer = [stall for stall in stalls["longest_ms"] if stall > slack]
+    share = len(longer) / requests
+    threshold = GC_SHARE_OF_TAIL * tail_share(percentile)
+    crossed = slack > 0 and share >= threshold
+    evidence = {"stalls": stalls["count"], "total_ms": stalls["total_ms"],
+                "longest_ms": stalls["longest_ms"][0] if stalls["longest_ms"] else None, "slack_ms": round(slack, 1),
+                "longer_than_slack": len(longer), "requests": requests, "share_of_requests": round(share, 5),
+                "threshold_share": threshold}
+    if not stalls["count"]:
+        return {"crossed": False, "evidence": evidence, "words": "no allocation stall"}
+    words = (f"{stalls['count']:,} allocation stall{'s' if stalls['count'] != 1 else ''} (threads waiting for "
+             f"memory the concurrent collector had not freed yet), the longest {stalls['longest_ms'][0]:,.1f} ms "
+             f"against {slack:,.0f} ms of slack; {len(longer):,} longer than it, {share * 100:.2f} % of the "
+             f"window's {requests:,} requests (the line: {threshold * 100:.2f} %)")
+    if crossed:
+        words += f": they put {percentile} at the service time plus a stall"
     return {"crossed": crossed, "evidence": evidence, "words": words}
 
 

@@ -4,7 +4,8 @@ live line is printed every few seconds instead."""
 import sys
 import time
 
-from labkit.ground.formatting import flags_text, metric, number, sleep_text
+from labkit.ground.formatting import number
+from labkit.measure.row_text import flags_text, metric, sleep_text
 from labkit.measure.plan import format_duration
 
 LOG_LIVE_EVERY_S = 5.0

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL
 from labkit.measure.histograms import latency_ms, median_spread, merged
+from labkit.measure.report_files import links_that_resolve
 from labkit.measure.results import SOAK_JSON, portable, stored_file, write_json
 from labkit.measure.sampler import read_samples_csv
 from labkit.soak.checks import NEAR_IDLE_RSS_MB, NEAR_IDLE_SHARE, NEAR_IDLE_THREADS, recheck
@@ -18,7 +19,7 @@ def write_files(run, out_dir, record=True):
     run = portable(run, Path(out_dir).resolve())
     if record:
         write_json(Path(out_dir) / SOAK_JSON, run)
-    (Path(out_dir) / "report.md").write_text(report(run))
+    (Path(out_dir) / "report.md").write_text(links_that_resolve(report(run), Path(out_dir)))
     write_html(run, Path(out_dir))
 
 
@@ -86,6 +87,33 @@ def _spread(figure, digits=1):
     return f"{figure['median']:,.{digits}f} [{figure['min']:,.{digits}f}–{figure['max']:,.{digits}f}]"
 
 
+def _rounds_text(failed, rounds):
+    return "every round" if failed == rounds else f"{failed} of {rounds} round{'s' if rounds != 1 else ''}"
+
+
+def answer_lines(run):
+    """report.md's opening (issue 56): what each target kept under the overload, then what it did not,
+    counted in rounds, from the same figures as the table over the rounds."""
+    rows = summarize(run)
+    if not rows:
+        return []
+    config = run["config"]
+    lines = ["## Answer", "",
+             f"- 2xx req/s under {config['factor']:g} x capacity for {config['load_s']} s (median [min–max] over the "
+             "rounds): " + "; ".join(f"`{row['mode']}` {_spread(row['ok_rps'], 0)}" for row in rows) + "."]
+    problems = []
+    for row in rows:
+        failed = [(what, row[key]) for what, key in (("crashed", "crashed"), ("ran out of memory", "oom"),
+                                                       ("failed the fresh request", "fresh_failed"),
+                                                       ("kept its threads above idle", "threads_not_back"),
+                                                       ("kept its RSS above idle", "rss_not_back")) if row[key]]
+        problems += [f"`{row['mode']}` {what} in {_rounds_text(n, row['rounds'])}" for what, n in failed]
+    lines.append("- " + ("; ".join(problems) if problems else
+                         "Every target survived every round: no crash, no OOM, the fresh request answered, threads "
+                         "and RSS back near idle") + ".")
+    return lines + [""]
+
+
 def summary_table(run):
     rows = summarize(run)
     if not rows:
@@ -126,6 +154,8 @@ def report(run):
     config = run["config"]
     lines = [f"# Overload soak ({run['state']})", "",
              f"Command: `{run['env'].get('command', './lab soak')}`", "",
+             *answer_lines(run),
+             "## Setup", "",
              f"Each target: warm-up {config['warmup_s']} s at a quarter of the rate, {SETTLE_S} s quiet (its idle "
              f"threads and RSS: the medians there), then `GET {'/api/sleep?ms=' + str(config['sleep_ms'])}` at "
              f"{config['factor']:g} x its capacity for {config['load_s']} s with {config['driver']} (open model: requests "

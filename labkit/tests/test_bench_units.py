@@ -470,8 +470,12 @@ def test_jfr_events_count_only_inside_the_window():
         event("jdk.GCHeapMemoryUsage", 0.5, used=900 * 1024 * 1024),  # before the window
         event("jdk.ExecuteVMOperation", 1.5, operation="G1CollectForAllocation", duration="PT0.011S"),
         event("jdk.ExecuteVMOperation", 5.0, operation="HandshakeAllThreads", duration="PT0.040S"),
+        event("jdk.ZAllocationStall", 6.0, duration="PT0.0125S"),
+        event("jdk.ZAllocationStall", 7.0, duration="PT0.0625S"),
+        event("jdk.ZAllocationStall", 11.0, duration="PT0.5S"),  # after the window
     ]
     summary = summarize_events(events, start + 1, start + 10)
+    assert summary["allocation_stalls"] == {"count": 2, "total_ms": 75.0, "longest_ms": [62.5, 12.5]}
     assert summary["gc_count"] == 2
     assert summary["gc_pause_total_ms"] == pytest.approx(15.0)
     assert summary["gc_pause_max_ms"] == pytest.approx(10.0)
@@ -780,3 +784,13 @@ def test_recording_end_keeps_a_state_the_block_set():
     with recording_end(lambda *end: ended.append(end)) as end:
         end.state, end.error = "failed", "1 of 2 points failed"
     assert ended == [("failed", "1 of 2 points failed")]
+
+
+def test_the_settings_enable_every_event_the_summary_reads():
+    """jfr print reads EVENTS from the recording; an event loomlab.jfc leaves off would read as zero (no
+    stall, no pause) instead of not recorded."""
+    import xml.etree.ElementTree as ET
+    from labkit.measure.jfr import EVENTS, SETTINGS
+    enabled = {event.get("name") for event in ET.parse(SETTINGS).getroot().iter("event")
+               if event.findtext("setting[@name='enabled']") == "true"}
+    assert set(EVENTS) <= enabled, set(EVENTS) - enabled

@@ -34,9 +34,9 @@ def test_a_healthy_window_has_none_found_said_plainly():
     limits = limits_of(window())
     assert limits["limit"] == NONE_FOUND and limits["also"] == []
     assert set(limits["checks"]) == {"load-tool", "pool", "sockets", "gc-old", "gc-young", "cpu", "pinning"}
-    assert limits["not_recorded"] == ["locks", "jit"]
+    assert limits["not_recorded"] == ["gc-stall", "locks", "jit"]
     words = limit_words(limits)
-    assert words.startswith("none found: no check crossed its threshold") and "not recorded: locks, jit" in words
+    assert words.startswith("none found: no check crossed its threshold") and "not recorded: gc-stall, locks, jit" in words
 
 
 def test_cpu_is_named_at_its_share_of_the_cores_the_server_may_use():
@@ -77,6 +77,31 @@ def test_young_pauses_longer_than_the_slack_over_half_the_tail_name_gc_young():
     assert limits_of(rare)["limit"] == NONE_FOUND
     # ... and above it for p99.9, whose tail is ten times thinner.
     assert limits_of(rare, percentile="p999")["limit"] == "gc-young"
+
+
+def zgc_window(stalls_ms, responses=30_000):
+    """The healthy window on ZGC: sub-millisecond pauses, and `stalls_ms` allocation stalls."""
+    record = window(jfr={"available": True, "gc_count": 4, "pinned_events": 0, "pinned_total_ms": 0.0,
+                         "gc_pauses": [[t, 0.02, "ZGC Minor"] for t in (3, 9, 15, 21)],
+                         "allocation_stalls": {"count": len(stalls_ms), "total_ms": sum(stalls_ms),
+                                               "longest_ms": sorted(stalls_ms, reverse=True)}})
+    record["load"] = {**record["load"], "responses": responses}
+    return record
+
+
+def test_zgc_allocation_stalls_longer_than_the_slack_for_half_the_tail_of_requests_name_gc_stall():
+    # 30,000 requests, p99: the line is 0.5 % of them, 150. 200 stalls of 80 ms against 50 ms of slack cross it.
+    limits = limits_of(zgc_window([80.0] * 200))
+    assert limits["limit"] == "gc-stall" and not limits["checks"]["gc-young"]["crossed"]
+    evidence = limits["checks"]["gc-stall"]["evidence"]
+    assert (evidence["longer_than_slack"], evidence["requests"], evidence["share_of_requests"]) == (200, 30_000, 0.00667)
+    assert "200 allocation stalls" in limit_words(limits) and "put p99 at the service time plus a stall" in limit_words(limits)
+    # 100 such stalls are 0.33 %: below the line; as many short ones fit in the slack.
+    assert limits_of(zgc_window([80.0] * 100))["limit"] == NONE_FOUND
+    assert limits_of(zgc_window([30.0] * 400))["limit"] == NONE_FOUND
+    # No stall at all says so; a run before the lab recorded stalls has them "not recorded".
+    assert limits_of(zgc_window([]))["checks"]["gc-stall"]["words"] == "no allocation stall"
+    assert "gc-stall" in limits_of(window())["not_recorded"]
 
 
 def test_old_pauses_are_told_apart_from_young_ones():
@@ -132,8 +157,8 @@ def test_figures_the_record_lacks_are_not_recorded_never_not_crossed():
     bare = {"rate": 100, "max_concurrent": 4000, "flags": [], "window": {"wall_s": 10}}
     limits = window_limits(bare, goal_ms=150.0, service_ms=100.0)
     assert limits["limit"] == NONE_FOUND and limits["checks"] == {}
-    assert limits["not_recorded"] == ["load-tool", "pool", "sockets", "gc-old", "gc-young", "cpu", "pinning", "locks",
-                                      "jit"]
+    assert limits["not_recorded"] == ["load-tool", "pool", "sockets", "gc-old", "gc-young", "gc-stall", "cpu", "pinning",
+                                      "locks", "jit"]
     # Without a goal there is no slack to hold the pauses against.
     assert "gc-young" in window_limits(window(), server_cpus=1)["not_recorded"]
 

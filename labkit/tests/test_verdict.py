@@ -3,8 +3,8 @@ it ahead and no round is a bound on the wrong side; floors, rounds that held no 
 host speeds are named; and the committed verdict.md is what the committed runs give."""
 from labkit import ROOT
 from labkit.capacity import decision_table as verdict
-from labkit.capacity.pairs import BELOW, FLOOR
-from labkit.capacity.decision_table import censoring_notes, choice, collector, server_cpus
+from labkit.capacity.decision_table import censoring_notes, collector, server_cpus
+from labkit.capacity.pairs import BELOW, FLOOR, choice
 
 
 def pair(*rounds, a="virtual", b="platform-4000"):

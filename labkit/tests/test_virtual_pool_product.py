@@ -154,18 +154,35 @@ def test_a_stale_version_or_a_missing_test_fails_the_check():
                                f"run GlassFish in a virtual mode"]
 
 
-def test_the_jar_names_its_version_and_licence():
+def manifest_of(jar_path):
+    """The jar's main manifest attributes; a line that starts with a space continues the one before
+    (manifests wrap at 72 bytes)."""
+    with zipfile.ZipFile(jar_path) as jar:
+        text = jar.read("META-INF/MANIFEST.MF").decode()
+    attributes, name = {}, None
+    for line in text.splitlines():
+        if line.startswith(" ") and name:
+            attributes[name] += line[1:]
+        elif ": " in line:
+            name, value = line.split(": ", 1)
+            attributes[name] = value
+    return attributes
+
+
+def test_the_jar_names_its_version_licence_and_the_servers_it_was_tested_on():
     if not VIRTUAL_POOL_JAR.is_file():
         pytest.skip(f"{VIRTUAL_POOL_JAR} not built: ./mvnw -pl virtual-pool -am package")
-    with zipfile.ZipFile(VIRTUAL_POOL_JAR) as jar:
-        manifest = dict(line.split(": ", 1) for line in jar.read("META-INF/MANIFEST.MF").decode().splitlines()
-                        if ": " in line)
-    assert manifest["Implementation-Version"] == pom_property_version()
+    manifest = manifest_of(VIRTUAL_POOL_JAR)
+    assert manifest["Implementation-Version"] == pom_property("virtual-pool.version") == module_version()
+    assert not module_version().endswith("-SNAPSHOT"), "the pool is released, not a snapshot"
     assert manifest["Bundle-License"] == "Apache-2.0" and "Apache License" in (ROOT / "LICENSE").read_text()
     assert manifest["Implementation-Title"].startswith("LoomLab virtual-thread pool")
+    tested = manifest["LoomLab-Tested-On"]
+    for name in ("payara.version", "payara7.version", "glassfish.version"):
+        assert pom_property(name) in tested, (name, tested)
 
 
-def pom_property_version():
-    """The project's version (the root pom's own <version>)."""
+def module_version():
+    """virtual-pool/pom.xml's own <version>: the pool's release, apart from the lab's snapshot."""
     import xml.etree.ElementTree as ET
-    return ET.parse(ROOT / "pom.xml").getroot().findtext("{http://maven.apache.org/POM/4.0.0}version")
+    return ET.parse(ROOT / "virtual-pool" / "pom.xml").getroot().findtext("{http://maven.apache.org/POM/4.0.0}version")

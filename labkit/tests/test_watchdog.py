@@ -213,6 +213,11 @@ def test_the_report_has_a_stalls_section_with_the_dump_summary(tmp_path):
                  resources={}, derived={})
     run = {"state": "failed", "error": "1 of 1 points failed", "planned_points": 1, "points": [point],
            "summary": [], "sessions": [], "config": config, "started": "t0", "env": ENV}
+    # The dump is linked when it is in the folder (a run's own), named without a link when not (a committed one).
+    write_report(tmp_path / "report.md", run)
+    assert "- Thread dump: raw/001-virtual-bombardier-c3-r1.threads.json" in (tmp_path / "report.md").read_text()
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "001-virtual-bombardier-c3-r1.threads.json").write_text("{}")
     write_report(tmp_path / "report.md", run)
     report = (tmp_path / "report.md").read_text()
     assert "## Stalls" in report and "### 001-virtual-bombardier-c3-r1: virtual c=3" in report

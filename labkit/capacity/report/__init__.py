@@ -3,6 +3,7 @@ again from results.json alone. Modules, from the files down to report.md's secti
 - rebuild.py           every file in its one order (write_all): the summary, results.csv, the charts,
                        results.json, report.md, report.html; results.csv's columns
 - markdown.py          report.md: its sections in order, and how to read them
+- answer_report.py     report.md's first section: each capacity with its limit, and what each pair's rounds choose
 - setup_report.py      the setup table: machine, JDK, load tool, CPUs, and the run's rules in words
 - capacity_report.py   the capacity table per target and sleep, and its console line (summary_line)
 - limits_report.py     what limited each capacity, round by round, and the limit cells of both tables

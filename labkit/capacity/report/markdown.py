@@ -6,6 +6,7 @@ from labkit.measure.plan import format_duration
 from labkit.measure.reference import speed_lines
 from labkit.measure.results import FLAG_MEANINGS
 from labkit.capacity.pairs import pair_lines
+from labkit.capacity.report.answer_report import answer_section
 from labkit.capacity.report.capacity_report import CAPACITY_HEADERS, capacity_cells
 from labkit.capacity.report.goals_report import goal_section
 from labkit.capacity.report.limits_report import limits_section
@@ -60,6 +61,7 @@ def report(run):
              f"Command: `{run['env']['command']}`  ",
              f"Started {run['started']}, finished {run.get('finished', '?')}"
              + (f" ({format_duration(wall)})." if wall else "."), "",
+             *answer_section(run),
              "## Setup", "", markdown_table(["", ""], setup_rows(run)), "",
              "## Capacity at the latency goal", "",
              markdown_table(CAPACITY_HEADERS, capacity_cells(rows)) if rows else "No window was measured.", "",

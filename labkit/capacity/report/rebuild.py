@@ -3,6 +3,7 @@ table per goal), results.csv, the charts, results.json, report.md, report.html. 
 writes them at the end of a run and `./lab report DIR` writes them again from results.json alone."""
 import json
 
+from labkit.measure.report_files import links_that_resolve
 from labkit.measure.results import write_csv
 from labkit.capacity.by_goal import by_goal, run_goals
 from labkit.capacity.summary import summarize
@@ -50,6 +51,6 @@ def write_all(run, out_dir, goals=None, record=True):
     run["charts"] = write_charts(run, out_dir)
     if record:
         (out_dir / "results.json").write_text(json.dumps(run, indent=2) + "\n")
-    (out_dir / "report.md").write_text(report(run))
+    (out_dir / "report.md").write_text(links_that_resolve(report(run), out_dir))
     write_html(run, out_dir)
     return run

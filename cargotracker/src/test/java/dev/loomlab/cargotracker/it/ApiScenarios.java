@@ -101,8 +101,9 @@ final class ApiScenarios {
 
         Api.Answer accepted = api.postJson("api/handling/reports", report(now, id, "RECEIVE", "CNSHA", null));
         assertEquals(202, accepted.status(), accepted.body());
-        Await.until("cargo " + id + " to be in port after RECEIVE", Duration.ofSeconds(20), () ->
-                "IN_PORT".equals(api.get("api/cargo/" + id).json().getJsonObject("delivery").getString("transportStatus")));
+        Await.until("cargo " + id + " to be in port after RECEIVE", Duration.ofSeconds(20),
+                () -> "IN_PORT".equals(api.get("api/cargo/" + id).json().getJsonObject("delivery").getString("transportStatus")),
+                () -> api.get("api/cargo/" + id).body());
     }
 
     static void cargoUpdatesAreStreamed(Api api) throws Exception {

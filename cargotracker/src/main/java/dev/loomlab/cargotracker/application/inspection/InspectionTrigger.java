@@ -9,6 +9,8 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Hands a registered event on to asynchronous inspection, but only after its transaction
@@ -16,6 +18,8 @@ import jakarta.inject.Inject;
  */
 @ApplicationScoped
 public class InspectionTrigger {
+
+    private static final Logger LOG = Logger.getLogger(InspectionTrigger.class.getName());
 
     /** The container's executor: its threads carry the application's naming and CDI context. */
     @Resource
@@ -26,6 +30,13 @@ public class InspectionTrigger {
 
     void afterCommit(@Observes(during = TransactionPhase.AFTER_SUCCESS) HandlingEventRegistered registered) {
         inspections.fireAsync(new InspectionRequested(registered.trackingId(), registered.eventId()),
-                NotificationOptions.ofExecutor(executor));
+                        NotificationOptions.ofExecutor(executor))
+                // A refused hand-over would otherwise vanish: the event is stored but its cargo never inspected.
+                .whenComplete((request, failure) -> {
+                    if (failure != null) {
+                        LOG.log(Level.SEVERE, "Inspection of cargo " + registered.trackingId() + " after event "
+                                + registered.eventId() + " did not run", failure);
+                    }
+                });
     }
 }
