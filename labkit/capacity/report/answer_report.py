@@ -5,7 +5,7 @@ rule ./lab verdict applies to every committed run."""
 from labkit.capacity.goals import percentile_name
 from labkit.capacity.limits import counts_text
 from labkit.capacity.pairs import choice, round_texts, walked_pairs
-from labkit.capacity.report.capacity_report import sleep_text
+from labkit.capacity.report.capacity_report import marked_range, sleep_text
 from labkit.ground.formatting import number
 
 
@@ -15,11 +15,7 @@ def _capacity(row):
     m, confirm = row["capacity_rps"], row["confirm"]
     if not m:
         return "no capacity"
-    below = m.get("censored")
-    text = ("<" if below and m["median_below"] else "") + number(m["median"])
-    if m["n"] > 1:
-        text += f" [{'<' if below and m['min_below'] else ''}{number(m['min'])}–{number(m['max'])}]"
-    text += f" req/s, n={m['n']}"
+    text = marked_range(m) + f" req/s, n={m['n']}"
     if confirm.get("at_max_rate"):
         text += f", {confirm['at_max_rate']} round(s) at --max-rate (a floor)"
     return text

@@ -56,11 +56,18 @@ def capacity_text(row):
               f"stops: a floor)" if confirm.get("at_max_rate") else "")
     if not m.get("censored"):
         return spread(m) + at_max
-    text = ("<" if m["median_below"] else "") + number(m["median"])
-    if m["n"] > 1:
-        text += f" [{'<' if m['min_below'] else ''}{number(m['min'])}–{number(m['max'])}]"
-    return (text + f" n={m['n']} ({m['censored']} of {confirm['repeats_run']} rounds held no rate: each counts as "
+    return (marked_range(m) + f" n={m['n']} ({m['censored']} of {confirm['repeats_run']} rounds held no rate: each counts as "
             f"below the lowest rate it tried)" + at_max)
+
+
+def marked_range(m):
+    """'1,375 [1,300–1,400]' of a capacity spread, '<' before a median or minimum that is an upper bound
+    (a round that held no rate)."""
+    below = m.get("censored")
+    text = ("<" if below and m["median_below"] else "") + number(m["median"])
+    if m["n"] > 1:
+        text += f" [{'<' if below and m['min_below'] else ''}{number(m['min'])}–{number(m['max'])}]"
+    return text
 
 
 def summary_line(row):
