@@ -110,7 +110,7 @@ def foreground(args, mode, port):
     else:
         ensure_port_free(port, args.host)
         server = payara_micro(mode, port, args.host, args.jvm_opt, keep_data=True, jvm_defaults=args.jvm_defaults,
-                              line=int(getattr(args, "payara", 6)))
+                              line=int(args.payara))
         def before():
             return [f"mode {mode.name} on {server.product}: {mode.description}", f"command: {server.printable_command()}"]
 

@@ -11,15 +11,10 @@ from pathlib import Path
 from labkit.servers.carriers import check_carrier_options
 from labkit.ground.errors import UsageError
 from labkit.servers.registry import choices
-from labkit.measure.cpus import server_jvm_options
+from labkit.measure.setup import ServerSetup
 from labkit.servers.heaps import check_jvm_options
 from labkit.apps.own import check_own_app
-from labkit.load.levels import LoadLevel, SleepSpec, sleep_spec
-
-MAX_CONCURRENCY = 20_000     # ab's own limit, and a bound for a 2-core machine
-MAX_DURATION_S = 3_600
-MAX_WARMUP_S = 600
-MAX_REPEATS = 20
+from labkit.load.levels import MAX_CONCURRENCY, LoadLevel, SleepSpec, sleep_spec
 # Below this a timeout would cut off healthy but queued requests on a loaded 2-core machine.
 MIN_DEFAULT_TIMEOUT_S = 20.0
 TIMEOUT_SLEEP_FACTOR = 5
@@ -69,7 +64,6 @@ DEFAULTS = {
     "restart": "repeat",
     "drivers": ("bombardier",),
     "scenario": "sleep",
-    "port": 8080,
     "name": "bench",
 }
 
@@ -89,8 +83,8 @@ class BenchConfig:
     drivers: tuple
     rate: int | None
     timeout_s: float | None  # None: derived per level from its sleep
-    port: int
-    jvm_options: tuple = ()
+    # How each server starts and where (port, JVM options, --cpus, --carriers, --war, the hosts).
+    setup: ServerSetup = ServerSetup()
     name: str = "bench"
     out_dir: Path | None = None
     quick: bool = False
@@ -98,10 +92,6 @@ class BenchConfig:
     # True: each point's window lies inside one continuous run of the load tool (after its
     # warm-up and connection ramp) instead of being a fresh run of its own.
     steady: bool = False
-    # False: Payara Micro starts without domain-config/jvm.options (only --jvm-opt).
-    jvm_defaults: bool = True
-    # --cpus: server and load tool pinned to different cores (CpuPinning), None = not pinned.
-    cpus: object = None
     # --warmup-until-steady: warm-up runs of warmup_s repeated until the throughput settles,
     # at most warmup_cap_s in all.
     warmup_until_steady: bool = False
@@ -110,40 +100,32 @@ class BenchConfig:
     heaps: tuple = ()
     # --jfr-locks: the JFR recording also holds contended monitor enters and parks (jfr.py).
     jfr_locks: bool = False
-    # --carriers: the virtual-thread scheduler's parallelism in every server JVM; None = the JVM's default.
-    carriers: int | None = None
     # --stall-after: seconds without an answer to the watchdog's probe that make a stall; None =
     # derived per level from its sleep (watchdog.stall_after_s).
     stall_after_s: float | None = None
-    # --war: your own WARs (userapp.UserWar), deployed on every target beside the lab's probe WAR.
-    wars: tuple = ()
     # --request/--requests: what is loaded instead of a scenario (requests_mix.RequestMix), or None.
     requests: object = None
-    # --server-host: the host the servers start on (labkit.hosts; None: this machine), and the JDK there.
-    server_host: object = None
-    remote_java: str | None = None
-    # --load-hosts: the load runs on these hosts, split evenly (labkit.load.spread.LoadHosts); None: here.
-    load_hosts: object = None
 
     def timeout_for(self, level):
         return self.timeout_s if self.timeout_s is not None else default_timeout_s(level.sleep)
 
     def to_dict(self):
+        setup = self.setup
         return {
             "modes": list(self.modes), "scenario": self.scenario,
             "levels": [{"concurrency": l.concurrency, "sleep_min_ms": l.sleep.min_ms, "sleep_max_ms": l.sleep.max_ms,
                         "timeout_s": self.timeout_for(l)} for l in self.levels],
             "depth": self.depth, "duration_s": self.duration_s, "warmup_s": self.warmup_s,
             "repeats": self.repeats, "restart": self.restart, "drivers": list(self.drivers),
-            "rate": self.rate, "timeout_s": self.timeout_s, "port": self.port,
-            "jvm_options": list(self.jvm_options), "name": self.name, "quick": self.quick,
+            "rate": self.rate, "timeout_s": self.timeout_s, "port": setup.port,
+            "jvm_options": list(setup.jvm_options), "name": self.name, "quick": self.quick,
             "sample_interval_s": self.sample_interval_s, "steady": self.steady,
-            "jvm_defaults": self.jvm_defaults, "heaps": list(self.heaps),
-            "cpus": self.cpus.to_dict() if self.cpus else None,
+            "jvm_defaults": setup.jvm_defaults, "heaps": list(self.heaps),
+            "cpus": setup.cpus.to_dict() if setup.cpus else None,
             "warmup_until_steady": self.warmup_until_steady, "warmup_cap_s": self.warmup_cap_s,
             "jfr_locks": self.jfr_locks,
-            "carriers": self.carriers, "stall_after_s": self.stall_after_s,
-            "wars": [war.to_dict() for war in self.wars],
+            "carriers": setup.carriers, "stall_after_s": self.stall_after_s,
+            "wars": [war.to_dict() for war in setup.wars],
             "requests": self.requests.to_dict() if self.requests is not None else None,
         }
 
@@ -167,7 +149,7 @@ class BenchConfig:
         if unknown:
             raise UsageError(f"unknown driver '{unknown[0]}'; choose from: {', '.join(known_drivers)}")
         # A scenario may have a sleep of its own (fanout: 50-100 ms per task); --sleep still wins.
-        sleep = args.sleep if getattr(args, "sleep", None) is not None else default_sleep or pick("sleep")
+        sleep = args.sleep if args.sleep is not None else default_sleep or pick("sleep")
         levels = tuple(LoadLevel(c, s or sleep) for c, s in pick("concurrency"))
         if len(set(levels)) != len(levels):
             raise UsageError("--concurrency lists the same level twice")
@@ -176,24 +158,24 @@ class BenchConfig:
             if no_rate:
                 raise UsageError(f"--rate needs a driver with a fixed-rate mode (vegeta, or bombardier's rate limit); "
                                  f"{', '.join(no_rate)} has none")
-        steady = bool(getattr(args, "steady", False))
+        steady, until_steady = bool(args.steady), bool(args.warmup_until_steady)
         if steady:
             _check_steady(drivers, known_drivers, pick("warmup"))
-            if getattr(args, "warmup_until_steady", False):
+            if until_steady:
                 raise UsageError("--warmup-until-steady repeats separate warm-up runs; --steady warms up inside the "
                                  "measured run: choose one")
-        if getattr(args, "warmup_until_steady", False) and pick("warmup") == 0:
+        if until_steady and pick("warmup") == 0:
             raise UsageError("--warmup-until-steady needs --warmup above 0 (the length of one warm-up run)")
         timeout = args.timeout
         if timeout is not None:
             longest = max(l.sleep.max_ms for l in levels)
             if timeout * 1000 <= longest:
                 raise UsageError(f"--timeout {timeout:g} s is not above the sleep ({longest} ms): every request would time out")
-        heaps = tuple(getattr(args, "heap", None) or ())
+        heaps = tuple(args.heap or ())
         conflict = check_jvm_options(heaps, tuple(args.jvm_opt or ()))
         if conflict:
             raise UsageError(conflict)
-        carriers = getattr(args, "carriers", None)
+        carriers = args.carriers
         conflict = check_carrier_options(carriers, tuple(args.jvm_opt or ()))
         if conflict:
             raise UsageError(conflict)
@@ -202,16 +184,11 @@ class BenchConfig:
                      levels=levels, depth=pick("depth"),
                      duration_s=pick("duration"), warmup_s=pick("warmup"), repeats=pick("repeats"),
                      restart=pick("restart"), drivers=tuple(drivers), rate=rate, timeout_s=timeout,
-                     port=pick("port"),
-                     jvm_options=server_jvm_options(args.jvm_opt, getattr(args, "cpus", None), modes),
+                     setup=ServerSetup.from_args(args, modes, wars=wars, carriers=carriers),
                      name=pick("name"),
                      out_dir=Path(args.out) if args.out else None, quick=bool(args.quick), steady=steady,
-                     jvm_defaults=getattr(args, "jvm_defaults", None) is not False, heaps=heaps,
-                     cpus=getattr(args, "cpus", None),
-                     warmup_until_steady=bool(getattr(args, "warmup_until_steady", False)),
-                     warmup_cap_s=getattr(args, "warmup_cap", None) or 180, carriers=carriers,
-                     stall_after_s=getattr(args, "stall_after", None),
-                     jfr_locks=bool(getattr(args, "jfr_locks", False)), wars=wars, requests=mix)
+                     heaps=heaps, warmup_until_steady=until_steady, warmup_cap_s=args.warmup_cap or 180,
+                     stall_after_s=args.stall_after, jfr_locks=bool(args.jfr_locks), requests=mix)
         return config
 
 

@@ -1,8 +1,7 @@
 """report.md: setup, summary over repeats, resources, charts, flags, every point, how to read."""
-from labkit.measure.env import payara_text, server_host_row, server_url_row
+from labkit.measure.env import git_row, where_rows
 from labkit.bench.locks_report import locks_section
 from labkit.measure.ownapp_report import own_app_section
-from labkit.ground.machine import cpu_text, normalize_facts
 from labkit.servers.userapp import PROBE_ROOT
 from labkit.bench.charts import CHARTS
 from labkit.ground.formatting import number, markdown_table
@@ -27,7 +26,6 @@ def _status(run):
 
 def _setup(run):
     env, config = run["env"], run["config"]
-    host, jdk = normalize_facts(env["host"]), env["jdk"]
     tools = ", ".join(f"{t['version']}" for t in env["tools"].values())
     levels = ", ".join(f"c={l['concurrency']} @ {l['sleep_min_ms'] if l['sleep_min_ms'] == l['sleep_max_ms'] else str(l['sleep_min_ms']) + '-' + str(l['sleep_max_ms'])} ms (timeout {l['timeout_s']:g} s)"
                        for l in config["levels"])
@@ -37,15 +35,10 @@ def _setup(run):
     restart = ("every repeat starts each server afresh; modes interleaved, their order rotated by one per repeat"
                if config["restart"] == "repeat"
                else "one fresh server per mode; repeats measured back to back after one warm-up per level")
-    git = env["git"]
     rows = [
-        ("Machine", f"{cpu_text(host['cpu_model'], host.get('cpu_id'))}, {host['cpus']} CPUs, {host['memory_gib']} GB, {host['os']}, kernel {host['kernel']}, "
-                    f"ulimit -n {host['ulimit_nofile'][0]}"),
-        ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg"])),
-        ("JDK", f"{jdk['vendor']} {jdk['runtime_version'] or jdk['version']} ({jdk['home']})"),
-        ("Payara Micro", payara_text(env)),
+        *where_rows(env, ulimit=True, jdk_home=True),
         ("Load tools", tools),
-        ("Git", f"{git.get('commit') or '?'}{' (uncommitted changes)' if git.get('dirty') else ''}"),
+        git_row(env),
         ("Scenario", f"{config['scenario']}: depth {config['depth']}"),
         ("Levels", levels),
         ("Windows", _windows(config, restart)),
@@ -61,7 +54,6 @@ def _setup(run):
                         else f"{DEFAULT_STALL_AFTER_S:g} s (or {STALL_SLEEPS} x the sleep, when longer)")
                      + " marks the point stalled"),
     ]
-    rows[1:1] = [row for row in (server_host_row(env), server_url_row(env)) if row]
     return markdown_table(["", ""], rows)
 
 

@@ -25,7 +25,7 @@ from labkit.ground.process import tail
 from labkit.load.tools import DRIVERS, LoadSpec
 from labkit.measure.histograms import HISTOGRAM_DIR, decode, write_hgrm_gz
 from labkit.measure.steadiness import per_second_from_samples, series_stats, settled
-from labkit.measure.jfr import JfrRecorder
+from labkit.measure.measured_server import MeasuredServer
 from labkit.measure.plan import Estimator, build_plan
 from labkit.measure.results import BENCH_SCHEMA, derive, flags, little_ceiling
 from labkit.measure.sampler import process_running, write_samples_csv
@@ -40,14 +40,11 @@ from labkit.measure.session import (
     host_of,
     PointLog,
     ServerStalled,
-    cpus_allowed,
     drive,
-    keep_log,
     phase_at,
     probe,
     server_jdk,
     stall_failure,
-    start_server,
     steady_window,
     window_record,
 )
@@ -101,28 +98,22 @@ class BenchRunner:
     # -- one server -------------------------------------------------------------------------
     def _run_session(self, session):
         target = self.targets[session.target or session.mode]
-        self.progress.session_starting(session, target, self.config.port)
-        began = time.monotonic()
-        server = start_server(target, self.config, session.heap)
-        self.started_sessions += 1
+        self.progress.session_starting(session, target, self.config.setup.port)
         record = {"index": session.index, "mode": session.mode, "target": session.target, "heap": session.heap,
-                  "repeat": session.repeat, "pid": server.pid, "carriers": self.config.carriers,
-                  "command": server.printable_command(),
-                  "cpus_allowed": cpus_allowed(server)}
-        jfr = None
-        try:
-            record["start_s"] = round(time.monotonic() - began, 1)
+                  "repeat": session.repeat, "carriers": self.config.setup.carriers}
+        measured = MeasuredServer.start(target, self.config.setup, session.heap, record, out_dir=self.out_dir,
+                                        log_label=f"{session.index:02d}-{session.label}",
+                                        on_close=self.recorder.add_session)
+        self.started_sessions += 1
+        with measured:
+            server = measured.server
             self.estimator.server_started(record["start_s"])
             info = self._info(server)
             record["java"] = (info.get("java") or {}).get("version")
             record["request_virtual"] = (info.get("request") or {}).get("virtual")
             self.progress.session_ready(record["start_s"], server.pid, info)
-            jfr = JfrRecorder(server.pid, self.java_home, locks=self.config.jfr_locks, settings_dir=self.raw,
-                              host=host_of(server), server_java_home=server_jdk(server, self.java_home),
-                              refused=server.jfr_refused)
-            if not jfr.start():
-                self.progress.note(f"JFR unavailable for this server ({jfr.error}): GC, heap and pinning left out")
-            record["jfr_error"] = jfr.error
+            jfr = measured.record_jfr(self.java_home, self.raw, lambda why: self.progress.note(
+                f"JFR unavailable for this server ({why}): GC, heap and pinning left out"), locks=self.config.jfr_locks)
             response_bytes = {}
             for number, point in enumerate(session.points):
                 if point.path not in response_bytes:
@@ -134,12 +125,6 @@ class BenchRunner:
                     self.progress.note("the server stalled: thread dump in raw/, server stopped"
                                        + (f"; its {left} later points are not run" if left else ""))
                     break
-        finally:
-            if jfr is not None and server.external:
-                jfr.stop()  # the JVM goes on serving: its recording ends with the run
-            server.stop()
-            record["log"] = self._keep_log(server, session)
-            self.recorder.add_session(record)
 
     def _info(self, server):
         try:
@@ -157,9 +142,6 @@ class BenchRunner:
             return mean_answer_bytes(self.scenario.requests, sizes)
         return probe(server, path, mode, self.scenario.method, self.scenario.body_file,
                      self.scenario.headers_for(self.config))
-
-    def _keep_log(self, server, session):
-        return keep_log(server, self.out_dir, f"{session.index:02d}-{session.label}")
 
     # -- one point ---------------------------------------------------------------------------
     def _run_point(self, point, session, server, jfr, info, response_bytes):
@@ -329,7 +311,7 @@ class BenchRunner:
 
     def _probe_info(self, server):
         """/api/info of the probe WAR beside your WARs (--war), for the proof of the mode; else None."""
-        return probe_info(server) if getattr(self.config, "wars", ()) else None
+        return probe_info(server) if self.config.setup.wars else None
 
     def _mode_proof(self, point, before, server, run):
         """userapp.mode_proof of one window: did your requests run on the mode's threads?"""
@@ -380,8 +362,8 @@ class BenchRunner:
         watchdog = Watchdog(server.base_url, timeout_s, on_stall=dump, path=server.info_path)
         start = time.time()
         run = drive(DRIVERS[point.driver], self.executables[point.driver], spec, server.pid, self.out_dir,
-                    self.config.sample_interval_s, response_bytes, live, self.config.cpus, watchdog,
-                    feed=feed_of(server), load_hosts=self.config.load_hosts)
+                    self.config.sample_interval_s, response_bytes, live, self.config.setup.cpus, watchdog,
+                    feed=feed_of(server), load_hosts=self.config.setup.load_hosts)
         if watchdog.stall:
             raise ServerStalled(run, start, time.time(), phase_at(phases, watchdog.stall["probe_sent_s"])[0])
         return run

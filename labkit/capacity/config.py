@@ -8,7 +8,7 @@ from labkit.apps.own import check_own_app
 from labkit.load.levels import SleepSpec, sleep_spec
 from labkit.load.tools import DRIVERS
 from labkit.servers.registry import DEFAULT_MODES
-from labkit.measure.cpus import server_jvm_options
+from labkit.measure.setup import ServerSetup
 from labkit.measure.reference import reference_lengths, reference_text
 from labkit.measure.steadiness import JIT_QUIET_PER_S, SETTLE_ITERATIONS
 from labkit.ground.errors import UsageError
@@ -60,7 +60,6 @@ DEFAULTS = {
     "min_young_gcs": 2,
     "max_window": 120,
     "cooldown": 3,
-    "port": 8080,
     "name": "capacity",
 }
 
@@ -82,11 +81,10 @@ class CapacityConfig:
     warmup_min_s: int           # the stability rule only counts after this (Payara's JIT needs it)
     warmup_max_s: int
     cooldown_s: int
-    port: int
+    # How each server starts and where (port, JVM options, --cpus, --war, the hosts); no --carriers here:
+    # every server runs with the JVM's default.
+    setup: ServerSetup = ServerSetup()
     timeout_s: float | None = None
-    jvm_options: tuple = ()
-    jvm_defaults: bool = True
-    cpus: object = None
     name: str = "capacity"
     warmup_jit_rate: float = JIT_QUIET_PER_S   # compiles/s each settled warm-up iteration may have had
     min_young_gcs: int = 2      # young collections a window needs to count as meeting the goal
@@ -94,17 +92,8 @@ class CapacityConfig:
     out_dir: Path | None = None
     sample_interval_s: float = 0.5
     scenario: str = "sleep"
-    # No --carriers here: every server runs with the JVM's default (the bench's start_server reads it).
-    carriers: int | None = None
-    # --server-host: the host the servers start on (labkit.hosts; None: this machine), and the JDK there.
-    server_host: object = None
-    remote_java: str | None = None
-    # --war: your own WARs deployed on every target; --request/--requests: what is loaded instead of
-    # the sleep endpoint (load/requests_mix.RequestMix), or None.
-    wars: tuple = ()
+    # --request/--requests: what is loaded instead of the sleep endpoint (load/requests_mix.RequestMix), or None.
     requests: object = None
-    # --load-hosts: the load runs on these hosts, split evenly (labkit.load.spread.LoadHosts); None: here.
-    load_hosts: object = None
     # --slo with several goals: the others, each searched and confirmed too (capacity per goal).
     other_goals: tuple = ()
     # The host-speed reference before each session (measure/reference.py): on from the command line
@@ -137,6 +126,7 @@ class CapacityConfig:
         return max(5.0, 4 * max(self.goal_limits(sleep)) / 1000.0)
 
     def to_dict(self):
+        setup = self.setup
         return {"modes": list(self.modes),
                 "sleeps": [{"sleep_min_ms": s.min_ms, "sleep_max_ms": s.max_ms, "goal_ms": self.goal_ms(s),
                             **({"goals_ms": self.goal_limits(s)} if self.other_goals else {}),
@@ -151,11 +141,11 @@ class CapacityConfig:
                 "warmup_min_s": self.warmup_min_s, "warmup_max_s": self.warmup_max_s,
                 "warmup_jit_rate": self.warmup_jit_rate, "warmup_jit_iterations": SETTLE_ITERATIONS,
                 "min_young_gcs": self.min_young_gcs,
-                "max_window_s": self.max_window_s, "cooldown_s": self.cooldown_s, "port": self.port,
-                "timeout_s": self.timeout_s, "jvm_options": list(self.jvm_options), "jvm_defaults": self.jvm_defaults,
-                "cpus": self.cpus.to_dict() if self.cpus else None, "name": self.name,
+                "max_window_s": self.max_window_s, "cooldown_s": self.cooldown_s, "port": setup.port,
+                "timeout_s": self.timeout_s, "jvm_options": list(setup.jvm_options), "jvm_defaults": setup.jvm_defaults,
+                "cpus": setup.cpus.to_dict() if setup.cpus else None, "name": self.name,
                 "sample_interval_s": self.sample_interval_s, "scenario": self.scenario, "driver": "vegeta",
-                **({"wars": [war.to_dict() for war in self.wars]} if self.wars else {}),
+                **({"wars": [war.to_dict() for war in setup.wars]} if setup.wars else {}),
                 **({"requests": self.requests.to_dict()} if self.requests is not None else {})}
 
     @classmethod
@@ -178,7 +168,7 @@ class CapacityConfig:
             if relative:
                 raise UsageError(f"--slo {relative} is relative to the sleep endpoint's sleep; your requests have none: "
                                  f"give an absolute goal such as p99=200ms")
-            if getattr(args, "sleeps", None):
+            if args.sleeps:
                 raise UsageError("--sleep sets the lab's sleep endpoint; your requests (--request/--requests) have none")
             # One search, whose goal is absolute: the default sleep is the endpoint's, never held against it.
             sleeps = (SleepSpec(0, 0),)
@@ -186,7 +176,7 @@ class CapacityConfig:
             for each in goals:
                 if not each.relative and each.ms <= sleep.max_ms:
                     raise UsageError(f"--slo {each} is not above the sleep ({sleep.max_ms} ms): no rate can meet it")
-        duration, max_window = pick("duration"), getattr(args, "max_window", None)
+        duration, max_window = pick("duration"), args.max_window
         if max_window is not None and max_window < duration:
             raise UsageError(f"--max-window {max_window} is below --duration {duration}")
         timeout = args.timeout
@@ -200,13 +190,9 @@ class CapacityConfig:
                    duration_s=duration, preroll_s=pick("preroll"), repeats=pick("repeats"),
                    start_rate=start_rate, max_rate=max_rate, resolution=pick("resolution"),
                    warmup_concurrency=pick("warmup_concurrency"), warmup_iteration_s=pick("warmup_iteration"),
-                   warmup_min_s=min(pick("warmup_min"), pick("warmup_max")), warmup_max_s=pick("warmup_max"), cooldown_s=pick("cooldown"), port=pick("port"),
-                   timeout_s=timeout,
-                   jvm_options=server_jvm_options(args.jvm_opt, getattr(args, "cpus", None), modes),
-                   jvm_defaults=getattr(args, "jvm_defaults", None) is not False, cpus=args.cpus,
-                   name=pick("name"), warmup_jit_rate=pick("warmup_jit_rate"),
+                   warmup_min_s=min(pick("warmup_min"), pick("warmup_max")), warmup_max_s=pick("warmup_max"), cooldown_s=pick("cooldown"),
+                   setup=ServerSetup.from_args(args, modes, wars=wars), timeout_s=timeout, name=pick("name"), warmup_jit_rate=pick("warmup_jit_rate"),
                    min_young_gcs=pick("min_young_gcs"),
                    max_window_s=max(DEFAULTS["max_window"], duration) if max_window is None else max_window,
-                   out_dir=Path(args.out) if args.out else None, wars=wars, requests=mix,
-                   reference=not getattr(args, "no_reference", False),
+                   out_dir=Path(args.out) if args.out else None, requests=mix, reference=not args.no_reference,
                    scenario="requests" if mix is not None else "sleep")

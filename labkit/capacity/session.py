@@ -5,10 +5,10 @@ import time
 from dataclasses import dataclass, field
 
 from labkit.load.levels import LoadLevel
-from labkit.measure.jfr import JfrRecorder
+from labkit.measure.measured_server import MeasuredServer
 from labkit.measure.reference import measure_reference
 from labkit.measure.watchdog import stall_after_s
-from labkit.measure.session import cpus_allowed, feed_of, host_of, keep_log, probe, server_jdk, start_server
+from labkit.measure.session import feed_of, probe
 from labkit.ground.errors import LabError
 from labkit.load.requests_mix import check_answers, mean_answer_bytes
 from labkit.capacity.between import cool_down, full_gc_of
@@ -22,16 +22,26 @@ class ServerSession:
     """A server the windows of one search or one confirmation round run against. After a collapse it
     did not recover from (recovery.py), restart() puts a fresh server in its place, in this same
     object, so the search's or round's loop goes on where it was."""
-    server: object                 # a labkit.servers.interface.ServerHandle
+    measured: MeasuredServer       # the server, its record (results.json "sessions") and JFR recording
     url: str                       # what each window requests
     response_bytes: int            # the probe's answer size (the load tool checks it)
-    record: dict                   # the session's entry in results.json "sessions"
-    jfr: JfrRecorder | None = None  # the server's JFR recording; None: not recorded
     idle: dict | None = None       # its answer time at rest after the warm-up (recovery.idle_latency)
     restarts: int = 0              # fresh servers started in this search or round after a collapse
     restart: object = field(default=None, repr=False)  # restart(why): a fresh server in this one's place
-    label: str = ""                # the server log's name: <n>-<mode>-<sleep>-<phase>[-r<round>]
-    closed: bool = False
+
+    @property
+    def server(self):
+        """A labkit.servers.interface.ServerHandle."""
+        return self.measured.server
+
+    @property
+    def record(self):
+        return self.measured.record
+
+    @property
+    def jfr(self):
+        """The server's JFR recording; None: not recorded."""
+        return self.measured.jfr
 
     @property
     def index(self):
@@ -58,7 +68,7 @@ class ServerSessions:
         session.record["ended"] = f"restarted: {why}"
         self._close(session)
         fresh = self._open(mode, sleep, phase, repeat, restart_of=session.index)
-        for name in ("server", "url", "response_bytes", "record", "jfr", "idle", "label", "closed"):
+        for name in ("measured", "url", "response_bytes", "idle"):
             setattr(session, name, getattr(fresh, name))
         session.restarts += 1
 
@@ -71,31 +81,24 @@ class ServerSessions:
         if config.reference:
             _reference(context, f"{mode} {phase}{f' {repeat}' if repeat else ''}")
         context.log(f"starting {mode} ({phase}{f' {repeat}' if repeat else ''}, sleep {sleep}): {target.description} "
-                    f"on port {config.port}")
-        began = time.monotonic()
-        server = start_server(target, config)
+                    f"on port {config.setup.port}")
         record = {"index": self.count, "mode": mode, "phase": phase, "repeat": repeat or None,
-                  "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms, "pid": server.pid,
-                  "command": server.printable_command(),
-                  "cpus_allowed": cpus_allowed(server)}
-        if restart_of is not None:
-            record["restart_of"] = restart_of
-        session = ServerSession(server, "", 0, record, label=label)
+                  "sleep_min_ms": sleep.min_ms, "sleep_max_ms": sleep.max_ms,
+                  **({"restart_of": restart_of} if restart_of is not None else {})}
+        measured = MeasuredServer.start(target, config.setup, record=record, out_dir=context.out_dir, log_label=label,
+                                        on_close=context.recorder.add_session)
+        session = ServerSession(measured, "", 0)
         session.restart = lambda why: self._restart(session, mode, sleep, phase, repeat, why)
+        server = measured.server
         try:
-            record["start_s"] = round(time.monotonic() - began, 1)
             context.timing["start_s"].append(record["start_s"])
             path = context.scenario.path(config, LoadLevel(1, sleep))
             session.response_bytes = _probe(context.scenario, server, path, mode)
             session.url = server.base_url + path
             if context.java_home:
                 # With its execution samples: a window whose limit is the CPU names where the time went.
-                session.jfr = JfrRecorder(server.pid, context.java_home, host=host_of(server),
-                                          server_java_home=server_jdk(server, context.java_home), profile=True,
-                                          settings_dir=context.raw, refused=server.jfr_refused)
-                if not session.jfr.start():
-                    context.log(f"  JFR unavailable for this server ({session.jfr.error}): GC pauses left out")
-                record["jfr_error"] = session.jfr.error
+                measured.record_jfr(context.java_home, context.raw, profile=True, note=lambda why: context.log(
+                    f"  JFR unavailable for this server ({why}): GC pauses left out"))
             warm = warm_up_sleep(sleep)
             if warm != sleep:
                 context.log(f"  warming up at a {warm} sleep: the same code path as {sleep}, at rates the windows reach")
@@ -114,15 +117,8 @@ class ServerSessions:
         return session
 
     def _close(self, session):
-        """Stops the server once, keeps its log and records the session."""
-        if session.closed:
-            return
-        session.closed = True
-        if session.jfr is not None and session.server.external:
-            session.jfr.stop()  # the JVM goes on serving: its recording ends with the run
-        session.server.stop()
-        session.record["log"] = keep_log(session.server, self.context.out_dir, session.label)
-        self.context.recorder.add_session(session.record)
+        """Stops the server once, keeps its log and records the session (MeasuredServer.close)."""
+        session.measured.close()
 
 
 def _reference(context, before):

@@ -26,7 +26,8 @@ def warm_up(context, server, path, label, response_bytes):
                         timeout_s=max(30.0, config.timeout_s or 0), requests=context.scenario.requests,
                         side_file_prefix=context.raw / f"{label}.warmup{len(iterations) + 1}")
         run = drive(DRIVER, context.executable, spec, server.pid, context.out_dir, config.sample_interval_s,
-                    response_bytes, cpus=config.cpus, feed=feed_of(server), load_hosts=config.load_hosts)
+                    response_bytes, cpus=config.setup.cpus, feed=feed_of(server),
+                    load_hosts=config.setup.load_hosts)
         if run["load"] is None:
             raise LabError(f"warm-up of {label} failed: {run['failure']}")
         remove_raw_results(run["side_files"])

@@ -98,9 +98,10 @@ class WindowMeasurer:
         context.log(f"[{window.heading}] {window.rate:,} req/s for {window.window_s} s (+{preroll_s} s pre-roll)  "
                     f"(ETA {format_duration(self.eta(window))})")
         # Your WARs (--war): the probe WAR's pool counters around the window, as ./lab bench shows them.
-        before = probe_info(server) if config.wars else None
+        before = probe_info(server) if config.setup.wars else None
         run = drive(DRIVER, context.executable, spec, server.pid, context.out_dir, config.sample_interval_s,
-                    session.response_bytes, cpus=config.cpus, feed=feed_of(server), load_hosts=config.load_hosts)
+                    session.response_bytes, cpus=config.setup.cpus, feed=feed_of(server),
+                    load_hosts=config.setup.load_hosts)
         if run.get("window"):  # the load hosts started late: the window moved with them
             start, end = run["window"]
             spec = replace(spec, window=(start, end))

@@ -4,27 +4,18 @@ import sys
 
 from labkit.load.levels import MAX_DEPTH, sleep_spec
 from labkit.servers.registry import DEFAULT_MODES
-from labkit.ground.build import ensure_built
 from labkit.ground.arguments import positive_seconds, whole_number
 from labkit.servers.carriers import add_carriers_argument
-from labkit.ground.errors import LabError, UsageError
-from labkit.ground.jdk import find_java_home
+from labkit.ground.errors import LabError
 from labkit.catalog import all_targets
 from labkit.bench import config as options
 from labkit.bench.config import BenchConfig
-from labkit.load.tools import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
+from labkit.load.tools import DRIVERS, MAX_CONNECTIONS_OPEN_MODEL
 from labkit.servers.heaps import heap_list
-from labkit.measure.env import collect
+from labkit.measure.plan import MAX_DURATION_S, MAX_REPEATS, MAX_WARMUP_S
 from labkit.measure.progress import Progress
 from labkit.bench.runner import BenchRunner, RunRecorder
-from labkit.commands.common import (
-    add_run_options,
-    lab_command_line,
-    raise_open_files_limit,
-    recording_end,
-    results_folder,
-)
-from labkit.commands.where import check_port, on_server_host, record_where, use_url, with_load_hosts
+from labkit.commands.common import add_run_options, prepare_run, recording_end
 from labkit.ground.arguments import name_list
 from labkit.load.scenarios import requests_scenario
 from labkit.catalog import scenario
@@ -80,16 +71,16 @@ def register(subparsers):
                    help="sleep per request in ms, fixed (100) or uniform (50-150) (default 100)")
     p.add_argument("--depth", type=whole_number(0, MAX_DEPTH, "--depth"), metavar="N",
                    help="call depth at which the request sleeps (default 100)")
-    p.add_argument("--duration", type=whole_number(1, options.MAX_DURATION_S, "--duration"), metavar="S",
+    p.add_argument("--duration", type=whole_number(1, MAX_DURATION_S, "--duration"), metavar="S",
                    help="measured window per point, whole seconds (default 30)")
-    p.add_argument("--warmup", type=whole_number(0, options.MAX_WARMUP_S, "--warmup"), metavar="S",
+    p.add_argument("--warmup", type=whole_number(0, MAX_WARMUP_S, "--warmup"), metavar="S",
                    help="unmeasured load before each level, whole seconds (default 10)")
     p.add_argument("--warmup-until-steady", action="store_true",
                    help="repeat the warm-up run (--warmup seconds each) until the last three runs' throughput "
                         "agree within ±5 %% (it stopped rising), at most --warmup-cap seconds; the time is recorded")
-    p.add_argument("--warmup-cap", type=whole_number(1, options.MAX_WARMUP_S, "--warmup-cap"), metavar="S",
+    p.add_argument("--warmup-cap", type=whole_number(1, MAX_WARMUP_S, "--warmup-cap"), metavar="S",
                    help="the most --warmup-until-steady may take (default 180)")
-    p.add_argument("--repeats", type=whole_number(1, options.MAX_REPEATS, "--repeats"), metavar="N",
+    p.add_argument("--repeats", type=whole_number(1, MAX_REPEATS, "--repeats"), metavar="N",
                    help="measured windows per point, reported as median [min-max] (default 3)")
     p.add_argument("--restart", choices=("repeat", "mode"),
                    help="'repeat': each repeat starts every server afresh, modes interleaved (default); "
@@ -137,33 +128,15 @@ def usage_error(message):
 
 
 def run(args):
-    try:
-        config = _config(args)
-        chosen_scenario = requests_scenario(config.requests) if config.requests is not None else scenario(config.scenario)
-        out_dir = results_folder(config.out_dir, config.name)
-    except UsageError as e:
-        usage_error(str(e))
-    targets = {name: all_targets()[name] for name in config.modes}
-    try:
-        config = with_load_hosts(on_server_host(config, args, targets), args, config.drivers)
-    except UsageError as e:
-        usage_error(str(e))
-    check_port(config)
-    executables = ensure_tools(config.drivers)
-    java_home = find_java_home()
-    ensure_built()
-    connections = max(level.concurrency for level in config.levels)
-    if config.rate and any(DRIVERS[d].open_model for d in config.drivers):
-        # An open model opens as many connections as the requests in flight need, up to its bound.
-        connections = max(connections, MAX_CONNECTIONS_OPEN_MODEL)
-    raise_open_files_limit(connections)
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    env = record_where(collect(java_home, executables, lab_command_line("bench"), config.cpus, config.modes), config, args)
+    prepared = prepare_run("bench", args, _config, usage_error, drivers=lambda config: config.drivers,
+                           connections=_connections)
+    config, out_dir = prepared.config, prepared.out_dir
+    chosen_scenario = requests_scenario(config.requests) if config.requests is not None else scenario(config.scenario)
     planned = len(config.modes) * max(1, len(config.heaps)) * len(config.drivers) * len(config.levels) * config.repeats
     progress = Progress(planned)
-    recorder = RunRecorder(out_dir, config, env, planned)
-    runner = BenchRunner(config, chosen_scenario, targets, executables, java_home, out_dir, recorder, progress)
+    recorder = RunRecorder(out_dir, config, prepared.env, planned)
+    runner = BenchRunner(config, chosen_scenario, prepared.targets, prepared.executables, prepared.java_home, out_dir,
+                         recorder, progress)
 
     with recording_end(lambda state, error: _finish(recorder, progress, state, error, out_dir,
                                                     len(config.drivers) > 1)) as end:
@@ -173,6 +146,15 @@ def run(args):
         # Every point ran but not every one was measured: a script or CI must not take this as a result.
         raise LabError(end.error)
     return 0
+
+
+def _connections(config):
+    """The most connections one point opens: its concurrency, or an open model's bound (as many as the
+    requests in flight need)."""
+    connections = max(level.concurrency for level in config.levels)
+    if config.rate and any(DRIVERS[d].open_model for d in config.drivers):
+        connections = max(connections, MAX_CONNECTIONS_OPEN_MODEL)
+    return connections
 
 
 def outcome(points, skipped=0):
@@ -191,7 +173,6 @@ def outcome(points, skipped=0):
 
 
 def _config(args):
-    use_url(args)
     # A scenario may name the targets that serve it (e.g. a CargoTracker page); else the Payara modes.
     chosen = scenario(args.scenario or options.DEFAULTS["scenario"])
     default_modes = chosen.targets or DEFAULT_MODES

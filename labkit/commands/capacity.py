@@ -2,24 +2,12 @@
 import argparse
 import sys
 
-from labkit.load.levels import MAX_DEPTH
+from labkit.load.levels import MAX_CONCURRENCY, MAX_DEPTH
 from labkit.servers.registry import DEFAULT_MODES
 from labkit import ROOT
 from labkit.ground.arguments import decimal_number, name_list, percentage, positive_seconds, whole_number
-from labkit.bench import config as bench_options
-from labkit.commands.common import (
-    add_run_options,
-    lab_command_line,
-    raise_open_files_limit,
-    recording_end,
-    results_folder,
-)
-from labkit.commands.where import check_port, on_server_host, record_where, use_url, with_load_hosts
-from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
-from labkit.measure.env import collect
-from labkit.ground.build import ensure_built
-from labkit.ground.errors import UsageError
-from labkit.ground.jdk import find_java_home
+from labkit.measure.plan import MAX_REPEATS, MAX_WARMUP_S
+from labkit.commands.common import add_run_options, prepare_run, recording_end
 from labkit.catalog import all_targets
 from labkit.load.requests_mix import add_request_arguments
 from labkit.servers.userapp import add_war_argument
@@ -67,7 +55,7 @@ def register(subparsers):
     p.add_argument("--preroll", type=whole_number(0, 60, "--preroll"), metavar="S",
                    help="load at the step's rate before its window, same run, not measured "
                         "(default: two sleeps, at least 2 s)")
-    p.add_argument("--repeats", type=whole_number(1, bench_options.MAX_REPEATS, "--repeats"), metavar="N",
+    p.add_argument("--repeats", type=whole_number(1, MAX_REPEATS, "--repeats"), metavar="N",
                    help="confirmation rounds at the found rate, each on fresh servers (default 3)")
     p.add_argument("--start-rate", type=whole_number(1, options.MAX_RATE, "--start-rate"), metavar="REQ_PER_S",
                    help="first rate of the ramp (default 250)")
@@ -75,14 +63,14 @@ def register(subparsers):
                    help="highest rate tried (default 50000)")
     p.add_argument("--resolution", type=percentage(0.5, 50, "--resolution"), metavar="PCT",
                    help="bisection stops when the gap between met and missed is at most this (default 5%%)")
-    p.add_argument("--warmup-concurrency", type=whole_number(1, bench_options.MAX_CONCURRENCY,
+    p.add_argument("--warmup-concurrency", type=whole_number(1, MAX_CONCURRENCY,
                                                                          "--warmup-concurrency"), metavar="N",
                    help="connections of the closed-model warm-up iterations (default 1000)")
     p.add_argument("--warmup-iteration", type=whole_number(1, 60, "--warmup-iteration"), metavar="S",
                    help="length of one warm-up iteration (default 5)")
-    p.add_argument("--warmup-min", type=whole_number(0, bench_options.MAX_WARMUP_S, "--warmup-min"),
+    p.add_argument("--warmup-min", type=whole_number(0, MAX_WARMUP_S, "--warmup-min"),
                    metavar="S", help="warm up at least this long before the stability rule may end it (default 30)")
-    p.add_argument("--warmup-max", type=whole_number(0, bench_options.MAX_WARMUP_S, "--warmup-max"),
+    p.add_argument("--warmup-max", type=whole_number(0, MAX_WARMUP_S, "--warmup-max"),
                    metavar="S", help="cap of the warm-up; 0 = no warm-up (default 180)")
     p.add_argument("--warmup-jit-rate", type=decimal_number(0, 100_000, "--warmup-jit-rate"), metavar="PER_S",
                    help="the warm-up ends only when in each of its settled iterations the JIT compiled at most "
@@ -110,28 +98,12 @@ def register(subparsers):
 
 
 def run(args):
-    try:
-        use_url(args)
-        config = CapacityConfig.build(args, known_targets=all_targets())
-        out_dir = results_folder(config.out_dir, config.name)
-    except UsageError as e:
-        _parser.error(str(e))
-    targets = {name: all_targets()[name] for name in config.modes}
-    try:
-        config = with_load_hosts(on_server_host(config, args, targets), args)
-    except UsageError as e:
-        _parser.error(str(e))
-    check_port(config)
-    executable = ensure_tools(["vegeta"])["vegeta"]
-    java_home = find_java_home()
-    ensure_built()
-    raise_open_files_limit(MAX_CONNECTIONS_OPEN_MODEL)
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    env = record_where(collect(java_home, {"vegeta": executable}, lab_command_line("capacity"), config.cpus,
-                               config.modes), config, args)
-    recorder = CapacityRecorder(out_dir, config, env)
-    runner = CapacityRunner(config, targets, executable, recorder, java_home=java_home)
+    prepared = prepare_run("capacity", args, lambda given: CapacityConfig.build(given, known_targets=all_targets()),
+                           _parser.error)
+    config, out_dir = prepared.config, prepared.out_dir
+    recorder = CapacityRecorder(out_dir, config, prepared.env)
+    runner = CapacityRunner(config, prepared.targets, prepared.executables["vegeta"], recorder,
+                            java_home=prepared.java_home)
     print(f"capacity: {len(config.modes)} target(s) x {len(config.sleeps)} sleep(s), goal {', '.join(str(g) for g in config.goals)}, "
           f"{config.repeats} confirmation round(s), about {_duration(runner)}; results in {_shown(out_dir)}", flush=True)
     with recording_end(lambda state, error: _finish(recorder, state, error, out_dir)):

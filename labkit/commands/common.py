@@ -1,18 +1,31 @@
 """What the commands that put a server under load share (./lab bench, capacity, soak): the options
-they all take, where a run writes its results, how the run's end is recorded, its command line,
-and the open-files limit its connections need."""
+they all take, what each does before it measures (prepare_run), where a run writes its results, how
+the run's end is recorded, its command line, and the open-files limit its connections need."""
 import resource
 import shlex
 import sys
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from labkit import ROOT
+from labkit.catalog import all_targets
 from labkit.ground.arguments import run_name, single_line, whole_number
+from labkit.ground.build import ensure_built
 from labkit.ground.errors import LabError, UsageError
-from labkit.commands.where import add_where_arguments
+from labkit.ground.jdk import find_java_home
+from labkit.commands.where import (
+    add_where_arguments,
+    check_port,
+    on_server_host,
+    record_where,
+    use_url,
+    with_load_hosts,
+)
+from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL, ensure_tools
 from labkit.measure.cpus import cpu_pinning
+from labkit.measure.env import collect
 
 RESULTS = ROOT / "results"
 # File descriptors besides the connections: JVM jars, logs, epoll, the tool's own.
@@ -35,6 +48,45 @@ def add_run_options(parser, default_name):
     parser.add_argument("--name", type=run_name, help=f"results folder suffix (default {default_name})")
     parser.add_argument("--out", metavar="DIR", help="write the results here instead of results/<timestamp>-<name>/")
     add_where_arguments(parser)
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """A run command's checked config and what it measures with: its targets by name, the load tools'
+    executables by name, the JDK, the results folder (made) and env.json's facts."""
+    config: object
+    targets: dict
+    executables: dict
+    java_home: object
+    out_dir: Path
+    env: dict
+
+
+def prepare_run(command, args, build, usage_error, drivers=("vegeta",), connections=None):
+    """What every run command does before it measures, in one order, so that none drifts: --url's
+    target, the config (`build(args)`, which holds a measure.setup.ServerSetup), the results folder's
+    name, the targets, --server-host and --load-hosts with their checks (a UsageError from any of these
+    goes to `usage_error`: the usage line and exit 2), then the port, the load tools (`drivers(config)`
+    when callable), the JDK, the build, the open-files limit for `connections(config)` (default: the
+    open model's bound), the folder made and env.json's facts."""
+    try:
+        use_url(args)
+        config = build(args)
+        out_dir = results_folder(config.out_dir, config.name)
+        targets = {name: all_targets()[name] for name in config.modes}
+        tools = tuple(drivers(config) if callable(drivers) else drivers)
+        config = with_load_hosts(on_server_host(config, args, targets), args, tools)
+    except UsageError as e:
+        usage_error(str(e))
+    check_port(config)
+    executables = ensure_tools(tools)
+    java_home = find_java_home()
+    ensure_built()
+    raise_open_files_limit(connections(config) if connections else MAX_CONNECTIONS_OPEN_MODEL)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    env = record_where(collect(java_home, executables, lab_command_line(command), config.setup.cpus, config.modes),
+                       config, args)
+    return PreparedRun(config, targets, executables, java_home, out_dir, env)
 
 
 class RunEnd:

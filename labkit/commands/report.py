@@ -99,7 +99,7 @@ def rebuild(stored, out_dir, goals=None):
 def run_report(args):
     out_dir = Path(args.dir)
     stored = load_run(_parsers["report"], out_dir, (RESULTS_JSON, SOAK_JSON), tuple(REBUILDS))
-    goals = getattr(args, "goals", None)
+    goals = args.goals
     if goals and stored.schema != CAPACITY_SCHEMA:
         _parsers["report"].error(f"--slo recomputes a capacity run's capacity per goal; {out_dir} holds a "
                                  f"{stored.schema} run")

@@ -6,7 +6,6 @@ from dataclasses import replace
 
 from labkit.ground.arguments import whole_number
 from labkit.ground.errors import UsageError
-from labkit.ground.process import ensure_nothing_answers, ensure_port_free
 from labkit.hosts.options import add_server_host_arguments, host_argument
 from labkit.load.spread import LoadHosts, check_clocks
 from labkit.measure.env import server_host_facts
@@ -45,10 +44,15 @@ def host_list(text):
     return tuple(host_argument(name) for name in names)
 
 
+def with_setup(config, **changes):
+    """`config` whose ServerSetup (measure/setup.py) has `changes`."""
+    return replace(config, setup=replace(config.setup, **changes))
+
+
 def with_load_hosts(config, args, drivers=("vegeta",)):
     """`config` with --load-hosts (their clocks read and checked now); a UsageError for a load tool
     other than vegeta or a host that is this machine."""
-    hosts = getattr(args, "load_hosts", None)
+    hosts = args.load_hosts
     if not hosts:
         return config
     if any(not host.remote for host in hosts):
@@ -56,7 +60,7 @@ def with_load_hosts(config, args, drivers=("vegeta",)):
     others = [d for d in drivers if d != "vegeta"]
     if others:
         raise UsageError(f"--load-hosts runs vegeta on each host; {', '.join(others)} cannot run there yet")
-    return replace(config, load_hosts=LoadHosts(hosts, tuple(check_clocks(hosts))))
+    return with_setup(config, load_hosts=LoadHosts(hosts, tuple(check_clocks(hosts))))
 
 
 def record_where(env, config, args):
@@ -67,25 +71,25 @@ def record_where(env, config, args):
 
 def record_load_hosts(env, config):
     """env.json's "load_hosts": each host and its clock's offset from this machine's, read before the run."""
-    if getattr(config, "load_hosts", None):
-        env["load_hosts"] = config.load_hosts.to_dict()
+    if config.setup.load_hosts:
+        env["load_hosts"] = config.setup.load_hosts.to_dict()
     return env
 
 
 def use_url(args):
     """--url: registers the one target of a server the lab did not start and makes it the run's
     only target (a UsageError beside --modes or --server-host, or with half of --server-ssh/--server-pid)."""
-    if not getattr(args, "url", None):
-        if getattr(args, "server_ssh", None) or getattr(args, "server_pid", None):
+    if not args.url:
+        if args.server_ssh or args.server_pid:
             raise UsageError("--server-ssh and --server-pid name the JVM behind --url: give --url too")
         if not args.server_gc or not args.server_jfr:
             raise UsageError("--no-server-gc and --no-server-jfr spare a server the lab did not start: "
                              "give --url and --server-ssh too (the lab's own servers always get both)")
         return None
     url = check_url(args.url)
-    if getattr(args, "modes", None):
+    if args.modes:
         raise UsageError("--url loads the one server at that URL: leave out --modes")
-    if getattr(args, "server_host", None) is not None and args.server_host.remote:
+    if args.server_host.remote:
         raise UsageError("--url loads a server that already runs; --server-host starts one: choose one")
     if (args.server_ssh is None) != (args.server_pid is None):
         raise UsageError("--server-ssh and --server-pid go together: the host the JVM runs on, and its pid there")
@@ -98,7 +102,7 @@ def use_url(args):
     java_home = None
     if args.server_ssh is not None:
         from labkit.hosts.java import java_home_on
-        java_home = java_home_on(args.server_ssh, getattr(args, "remote_java", None))
+        java_home = java_home_on(args.server_ssh, args.remote_java)
     register(url_target(url, on=args.server_ssh, pid=args.server_pid, java_home=java_home,
                         full_gc=args.server_gc, jfr=args.server_jfr))
     args.modes = (TARGET_NAME,)
@@ -107,7 +111,7 @@ def use_url(args):
 
 def record_server_url(env, args):
     """env.json's "server_url": the server the lab did not start, and the figures it cannot take."""
-    if not getattr(args, "url", None):
+    if not args.url:
         return env
     named = args.server_ssh is not None
     lacks = [] if named else [
@@ -138,22 +142,22 @@ def lab_did(args):
 def on_server_host(config, args, targets):
     """`config` with the host of --server-host (unchanged for this machine); a UsageError naming the
     targets that cannot start on another host."""
-    host = getattr(args, "server_host", None)
-    if host is None or not host.remote:
+    host = args.server_host
+    if not host.remote:
         return config
     cannot = [target.name for target in targets.values() if not target.takes_host]
     if cannot:
         raise UsageError(f"--server-host: {', '.join(cannot)} cannot start on another host (Payara Micro's modes, "
                          f"Payara Server's and GlassFish's, CargoTracker and the JDK, Helidon and Vert.x baselines can)")
-    return replace(config, server_host=host, remote_java=args.remote_java)
+    return with_setup(config, server_host=host, remote_java=args.remote_java)
 
 
 def record_server_host(env, config):
     """env.json names the server's host, with its facts, when the servers ran on another one."""
-    host = getattr(config, "server_host", None)
-    if host is not None and host.remote:
+    host = config.setup.remote_host
+    if host is not None:
         from labkit.hosts.java import java_home_on
-        env["server_host"] = server_host_facts(host, java_home_on(host, config.remote_java))
+        env["server_host"] = server_host_facts(host, java_home_on(host, config.setup.remote_java))
     return env
 
 
@@ -162,8 +166,4 @@ def check_port(config):
     no server: the one it loads may well listen on that port here)."""
     if TARGET_NAME in config.modes:
         return
-    host = getattr(config, "server_host", None)
-    if host is not None and host.remote:
-        ensure_nothing_answers(config.port, host.address)
-    else:
-        ensure_port_free(config.port)
+    config.setup.host.check_port(config.setup.port, "127.0.0.1")

@@ -15,24 +15,84 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from labkit.ground.proc import read_cpuinfo, read_meminfo
+from labkit.ground.proc import parse_cpuinfo, parse_meminfo, read_cpuinfo
+
+# The texts a machine's facts are parsed from, by name, and the shell command that prints each on
+# any Linux host: here they are read directly (local_texts), on another host fetched in one ssh
+# command (fact_script, texts_from_script), and the same parsers turn both into FACTS.
+FACT_TEXTS = {
+    "cpuinfo": "cat /proc/cpuinfo",
+    "meminfo": "cat /proc/meminfo",
+    "os_release": "cat /etc/os-release",
+    "kernel": "uname -r",
+    "cpus": "getconf _NPROCESSORS_CONF",
+    "loadavg": "cat /proc/loadavg",
+}
+TEXT_MARK = "@@loomlab-fact "
 
 
 @dataclass(frozen=True)
 class Fact:
-    """One fact about the machine: the key every record holds it under, its unit, how it is read now,
-    and the keys older results recorded it under."""
+    """One fact about a machine: the key every record holds it under, its unit, how it is parsed from
+    the machine's texts (FACT_TEXTS; None for a fact of the lab's own process, read here only), and the
+    keys older results recorded it under."""
     key: str
     unit: str
     meaning: str
-    read: Callable[[], object]
+    parse: Callable[[dict], object] | None
     formerly: tuple = ()
+    of_this_process: Callable[[], object] | None = None
 
 
 def facts():
-    """Every fact of FACTS, read now: {key: value}. A fact that cannot be read is None (the CPU model
-    and the OS fall back to what `platform` says)."""
-    return {fact.key: fact.read() for fact in FACTS}
+    """Every fact of FACTS about this machine, read now: {key: value}. A fact that cannot be read is
+    None (the CPU model and the OS fall back to what `platform` says)."""
+    found = facts_from(local_texts(), process=True)
+    found["cpu_model"] = found["cpu_model"] or platform.processor() or "unknown"
+    found["os"] = found["os"] or platform.system()
+    return found
+
+
+def facts_from(texts, process=False):
+    """The facts of FACTS parsed from a machine's texts ({name of FACT_TEXTS: text or None}), in FACTS'
+    order; those of the lab's own process (its open-files limit, its Python) only with `process`."""
+    found = {}
+    for fact in FACTS:
+        if fact.parse is not None:
+            found[fact.key] = fact.parse(texts)
+        elif process:
+            found[fact.key] = fact.of_this_process()
+    return found
+
+
+def local_texts():
+    """This machine's FACT_TEXTS, read without a shell (None for one that cannot be read)."""
+    def read(path):
+        try:
+            return Path(path).read_text(errors="replace")
+        except OSError:
+            return None
+    return {"cpuinfo": read("/proc/cpuinfo"), "meminfo": read("/proc/meminfo"), "os_release": read("/etc/os-release"),
+            "kernel": platform.release(), "cpus": str(os.cpu_count() or ""), "loadavg": read("/proc/loadavg")}
+
+
+def fact_script():
+    """One shell script printing every FACT_TEXTS text of the host it runs on, each after its mark."""
+    return "; ".join(f"echo '{TEXT_MARK}{name}'; {command} 2>/dev/null" for name, command in FACT_TEXTS.items())
+
+
+def texts_from_script(output):
+    """{name: text} from the output of fact_script (and of any text printed after a TEXT_MARK line of
+    its own name); None for a text of FACT_TEXTS it did not print."""
+    texts, name, lines = dict.fromkeys(FACT_TEXTS), None, []
+    for line in output.splitlines(keepends=True) + [TEXT_MARK + "\n"]:
+        if line.startswith(TEXT_MARK):
+            if name:
+                texts[name] = "".join(lines) or None
+            name, lines = line[len(TEXT_MARK):].strip(), []
+        else:
+            lines.append(line)
+    return texts
 
 
 def normalize_facts(recorded):
@@ -47,8 +107,12 @@ def normalize_facts(recorded):
     return normalized
 
 
-def _cpu_model():
-    return (read_cpuinfo() or {}).get("model name") or platform.processor() or "unknown"
+def _first_cpu(texts):
+    return parse_cpuinfo(texts["cpuinfo"]) if texts.get("cpuinfo") else {}
+
+
+def _cpu_model(texts):
+    return _first_cpu(texts).get("model name")
 
 
 # A hypervisor may show one model name for several CPU generations ("AMD EPYC"): these fields tell
@@ -60,18 +124,30 @@ CPU_ID_FIELDS = {"vendor_id": "vendor", "cpu family": "family", "model": "model"
 def cpu_identity(path="/proc/cpuinfo"):
     """The first CPU's vendor, family, model number, stepping, microcode, MHz and cache size from
     /proc/cpuinfo (those it lists), or None when it cannot be read."""
-    first_cpu = read_cpuinfo(path) or {}
+    return _identity(read_cpuinfo(path) or {})
+
+
+def _identity(first_cpu):
     identity = {name: first_cpu[key] for key, name in CPU_ID_FIELDS.items() if first_cpu.get(key)}
     return identity or None
 
 
-def _memory_kib():
-    return (read_meminfo() or {}).get("MemTotal")
+def _memory_kib(texts):
+    return parse_meminfo(texts["meminfo"]).get("MemTotal") if texts.get("meminfo") else None
 
 
-def _memory_gib():
-    kib = _memory_kib()
+def _memory_gib(texts):
+    kib = _memory_kib(texts)
     return round(kib / 1024 / 1024, 1) if kib else None
+
+
+def _cpus(texts):
+    text = (texts.get("cpus") or "").strip()
+    return int(text) if text.isdigit() else None
+
+
+def _kernel(texts):
+    return (texts.get("kernel") or "").strip() or None
 
 
 def _open_files_limit():
@@ -95,11 +171,15 @@ def cpu_text(cpu_model, identity):
 def jdk_release(java_home):
     """The JDK's `release` file (JAVA_VERSION, JAVA_RUNTIME_VERSION, IMPLEMENTOR, ...) as a dict;
     empty when there is none."""
-    release = {}
     try:
-        text = (Path(java_home) / "release").read_text(errors="replace")
+        return parse_release((Path(java_home) / "release").read_text(errors="replace"))
     except OSError:
-        return release
+        return {}
+
+
+def parse_release(text):
+    """A JDK's `release` file's text as a dict (its values unquoted)."""
+    release = {}
     for line in text.splitlines():
         key, _, value = line.partition("=")
         if value:
@@ -107,20 +187,18 @@ def jdk_release(java_home):
     return release
 
 
-def _os_name():
-    try:
-        for line in Path("/etc/os-release").read_text().splitlines():
-            if line.startswith("PRETTY_NAME="):
-                return line.split("=", 1)[1].strip().strip('"')
-    except OSError:
-        pass
-    return platform.system()
+def _os_name(texts):
+    for line in (texts.get("os_release") or "").splitlines():
+        if line.startswith("PRETTY_NAME="):
+            return line.split("=", 1)[1].strip().strip('"')
+    return None
 
 
-def _load_average():
+def _load_average(texts):
+    fields = (texts.get("loadavg") or "").split()[:3]
     try:
-        return list(os.getloadavg())
-    except OSError:
+        return [float(field) for field in fields] if len(fields) == 3 else None
+    except ValueError:
         return None
 
 
@@ -128,16 +206,17 @@ def _load_average():
 FACTS = (
     Fact("cpu_model", "", "the CPU's model name", _cpu_model, formerly=("cpu",)),
     Fact("cpu_id", "", "the first CPU's vendor, family, model, stepping, microcode, MHz, cache (CPU_ID_FIELDS)",
-         cpu_identity),
-    Fact("cpus", "CPUs", "logical CPUs of the machine", os.cpu_count, formerly=("cores",)),
+         lambda texts: _identity(_first_cpu(texts))),
+    Fact("cpus", "CPUs", "logical CPUs of the machine", _cpus, formerly=("cores",)),
     Fact("memory_kib", "KiB", "total memory (MemTotal)", _memory_kib, formerly=("memTotalKib",)),
     Fact("memory_gib", "GiB, to 0.1", "total memory, to read", _memory_gib, formerly=("memory_gb",)),
     Fact("os", "", "the distribution's name", _os_name),
-    Fact("kernel", "", "the kernel's release", platform.release),
-    Fact("ulimit_nofile", "open files, [soft, hard]", "this process's limit of open files", _open_files_limit),
+    Fact("kernel", "", "the kernel's release", _kernel),
+    Fact("ulimit_nofile", "open files, [soft, hard]", "this process's limit of open files", None,
+         of_this_process=_open_files_limit),
     Fact("loadavg", "runnable tasks, [1, 5, 15 min]", "the load average", _load_average,
          formerly=("loadavg_at_start", "loadavg_start", "loadAverage")),
-    Fact("python", "", "the Python running the lab", platform.python_version),
+    Fact("python", "", "the Python running the lab", None, of_this_process=platform.python_version),
 )
 FORMER_KEYS = {former: fact.key for fact in FACTS for former in fact.formerly}
 

@@ -66,10 +66,13 @@ def parse_stat(text):
                        threads=int(fields[17]), start_ticks=int(fields[19]), pgrp=int(fields[2]))
 
 
-def read_stat(pid):
-    """The process's ProcessStat now, or None when it is gone."""
-    text = _read(f"/proc/{pid}/stat")
-    return parse_stat(text) if text else None
+def read_stat(pid, root="/proc"):
+    """The process's ProcessStat now, or None when it is gone (`root`: another /proc, for tests)."""
+    text = _read(f"{root}/{pid}/stat")
+    try:
+        return parse_stat(text) if text else None
+    except (ValueError, IndexError):  # not a process's stat line
+        return None
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,11 @@
-"""Hosts: where a server or a load tool runs — this machine, or another one reached with OpenSSH."""
+"""Hosts: where a server or a load tool runs — this machine, or another one reached with OpenSSH.
+
+- host.py      LocalHost and SshHost, one set of calls: run, spawn, stop, copy, read; and what differs
+               for a server process between here and there (its run folder, JDK, address, CPUs, pid,
+               /proc feed, a file its JVM writes), decided by the host, never asked by its callers
+- java.py      the JDK 21+ on a host, found once per host per run (or --remote-java)
+- jvm.py       jcmd against a JVM where it runs, and the files it writes there
+- procfeed.py  a remote process's /proc, read over one ssh connection for its whole life
+- cluster.py   ./lab hosts: network namespaces with sshd, as hosts for tests and examples
+- options.py   --server-host's argument type and the names it takes
+"""

@@ -2,8 +2,10 @@
 OpenSSH (SshHost: `user@host[:port]` or a name from ~/.ssh/config, key-based, never a password).
 
 Both take the same calls: run a short command, spawn a long one, copy files to and from it, read a
-file such as /proc/PID/stat. The lab never installs an agent: a remote command is plain `ssh HOST
-sh -c ...`.
+file such as /proc/PID/stat; and for a server process (servers/hosting.py) they decide what differs
+between here and there — its run folder, its JDK, its address, its CPUs, its pid and its /proc — so
+that no caller asks which one it has. The lab never installs an agent: a remote command is plain
+`ssh HOST sh -c ...`.
 
 A spawned remote command never outlives the lab. It runs under a leash (LEASH below): a small
 shell wrapper that starts the command in a session of its own and waits for its standard input,
@@ -14,14 +16,15 @@ command's whole process group, and SIGKILL after a grace period. Stopping a remo
 same motion done on purpose: close its input and wait.
 """
 import hashlib
-import re
 import shlex
 import shutil
 import subprocess
 from pathlib import Path
 
-from labkit.ground.errors import LabError, UsageError
-from labkit.ground.process import die_with_parent
+from labkit import ROOT
+from labkit.ground.errors import LabError
+from labkit.ground.jdk import java_env
+from labkit.ground.process import die_with_parent, ensure_nothing_answers, ensure_port_free
 
 SSH_OPTIONS = ("-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5",
                "-o", "ServerAliveCountMax=3")
@@ -41,16 +44,49 @@ child=$!
 wait $child
 """
 BOOT_ID = "/proc/sys/kernel/random/boot_id"
-HOST_PATTERN = re.compile(r"(?:(?P<user>[A-Za-z0-9._-]+)@)?(?P<host>[A-Za-z0-9._-]+|\[[0-9A-Fa-f:]+\])(?::(?P<port>\d{1,5}))?")
 
 
 class LocalHost:
     """This machine."""
     name = "local"
     remote = False
+    # The lab's own folder here: servers run in runs/NAME inside it, as they do in ~/.loomlab on another host.
+    workdir = str(ROOT / ".lab")
 
     def __init__(self, address="127.0.0.1"):
         self.address = address
+
+    # -- a server process here (servers/hosting.py) ------------------------------------------------
+    def server_java_home(self, lab_java_home, given=None):
+        """The JDK a server runs on here: the lab's own."""
+        return lab_java_home
+
+    def java_env(self, java_home):
+        """The environment a server is spawned with here: the lab's, with that JDK first."""
+        return java_env(java_home)
+
+    def listen_address(self, asked):
+        """Where a server listens here: the address asked for (loopback unless told)."""
+        return asked
+
+    def pinned(self, cpus, command):
+        """Here the lab pins its own process before it starts a server (--cpus), which inherits that."""
+        return list(command)
+
+    def check_port(self, port, address):
+        """A LabError when something listens on the port here already."""
+        ensure_port_free(port, address)
+
+    def fresh_run_folder(self, name, local_files=()):
+        """The run folder here is the local one the caller just made afresh."""
+
+    def pid_of(self, process, pid_file):
+        """The pid of a server started here: its process's own."""
+        return process.pid if process else None
+
+    def proc_feed(self, pid):
+        """None: the sampler reads this machine's /proc itself."""
+        return None
 
     def run(self, command, timeout=60, check=True):
         result = subprocess.run(list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -92,6 +128,16 @@ class LocalHost:
     def read(self, path):
         return Path(path).read_text()
 
+    def path_for(self, local_path, folder):
+        """Where a process here writes the file the lab keeps at `local_path`: there."""
+        return local_path
+
+    def take(self, path, local):
+        """The file at `path`, at `local` (moved when they differ)."""
+        if Path(path) != Path(local):
+            shutil.move(str(path), str(local))
+        return local
+
     def __str__(self):
         return "this machine"
 
@@ -132,6 +178,50 @@ class SshHost:
         if self._workdir is None:
             self._workdir = f"{self.home}/.loomlab"
         return self._workdir
+
+    # -- a server process there (servers/hosting.py) ----------------------------------------------
+    def server_java_home(self, lab_java_home, given=None):
+        """The JDK 21+ a server runs on there: `given` (--remote-java) when it is one, else the one
+        found there (looked up once per host: hosts/java.py)."""
+        from labkit.hosts.java import java_home_on
+        return java_home_on(self, given)
+
+    def java_env(self, java_home):
+        """The variables a server is spawned with there (spawn sets only these)."""
+        return {"JAVA_HOME": str(java_home)}
+
+    def listen_address(self, asked):
+        """Where a server listens there: the host's address, as the load reaches it."""
+        return self.address
+
+    def pinned(self, cpus, command):
+        """The command under taskset on `cpus` of this host (--cpus server=...), or as it is."""
+        if not cpus:
+            return list(command)
+        return ["taskset", "-c", ",".join(map(str, sorted(cpus))), *command]
+
+    def check_port(self, port, address=None):
+        """A LabError when something there already accepts on the port (a bind test can only be made
+        on the host itself)."""
+        ensure_nothing_answers(port, self.address)
+
+    def fresh_run_folder(self, name, local_files=()):
+        """An empty runs/`name` in the work folder there, holding copies of `local_files`."""
+        self.run(["sh", "-c", 'rm -rf "$0" && mkdir -p "$0"', f"{self.workdir}/runs/{name}"])
+        if local_files:
+            self.put_all(local_files, f"runs/{name}")
+
+    def pid_of(self, process, pid_file):
+        """The pid of a server started there: what the leash wrote into `pid_file` before it exec'd."""
+        if process is None:
+            return None
+        text = self.run(["cat", pid_file], check=False).stdout.strip()
+        return int(text) if text.isdigit() else None
+
+    def proc_feed(self, pid):
+        """The process's /proc read there, over one ssh connection until stopped (hosts/procfeed.py)."""
+        from labkit.hosts.procfeed import RemoteProcFeed
+        return RemoteProcFeed(self, pid).start()
 
     def kernel(self):
         """The boot id of the kernel there (read once): the same as another host's when both are
@@ -259,6 +349,16 @@ class SshHost:
     def read(self, path):
         return self.run(["cat", str(path)]).stdout
 
+    def path_for(self, local_path, folder):
+        """Where a process there writes the file the lab keeps at `local_path`: in `folder` of the work folder."""
+        return f"{self.workdir}/{folder}/{Path(local_path).name}"
+
+    def take(self, path, local):
+        """The file at `path` there, copied to `local` and removed there."""
+        self.get(path, local)
+        self.run(["rm", "-f", str(path)], check=False)
+        return local
+
     def _scp_target(self):
         return self.target
 
@@ -282,24 +382,3 @@ def sha256(path):
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def parse_host(text, cluster_hosts=()):
-    """A host as the user writes it: `local`, a name of the namespace cluster (srv, lg1), or what ssh
-    takes: `user@host[:port]`, a ~/.ssh/config name. The cluster's names go through its ssh_config."""
-    text = text.strip()
-    if text in ("local", "localhost", "127.0.0.1"):
-        return LocalHost()
-    for host in cluster_hosts:
-        if text in (host.name, host.netns):
-            from labkit.hosts.cluster import ssh_config_path
-            return SshHost(host.name, ssh_config=ssh_config_path(), address=host.address)
-    match = HOST_PATTERN.fullmatch(text)
-    if not match:
-        raise UsageError(f"host '{text}': write user@host[:port], a name from your ~/.ssh/config, or local")
-    user, host, port = match.group("user"), match.group("host"), match.group("port")
-    if port and not 1 <= int(port) <= 65535:
-        raise UsageError(f"host '{text}': port {port} is out of range")
-    target = f"{user}@{host}" if user else host
-    return SshHost(target, port=int(port) if port else None)
-

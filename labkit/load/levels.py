@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 MAX_SLEEP_MS = 60_000        # the app's own cap (loomlab.sleep.maxMs)
 MAX_DEPTH = 2_000            # the app's own cap (loomlab.sleep.maxDepth)
+MAX_CONCURRENCY = 20_000     # ab's own limit, and a bound for a 2-core machine
 
 
 @dataclass(frozen=True)

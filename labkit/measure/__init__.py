@@ -1,5 +1,10 @@
 """Measurement: one measured server session, the same for ./lab bench, capacity and soak.
 
+- setup.py        ServerSetup: how a run's servers start and where (port, JVM options, --cpus,
+                  --carriers, --war, --server-host with its JDK, --load-hosts), held by every run's config
+- measured_server.py  MeasuredServer: one server of any run (bench, capacity, soak, the reference):
+                  started as its ServerSetup says, its session record opened, JFR recorded when
+                  asked, and closed once (recording ended, server stopped, log kept, record handed on)
 - session.py      start a target (pinned by --cpus, with its heap and carriers), probe it once,
                   drive a load tool while /proc is sampled and the watchdog probes, keep the
                   server's log, record each point as it finishes (PointLog: points.jsonl, env.json)
@@ -15,7 +20,9 @@
 - steadiness.py   is a window steady, has a warm-up settled?
 - results.py      point records, derived figures, medians over repeats, the results files and
                   their schema names
-- env.py          env.json: the machine, JDK, Payara, git and tool versions of a run
+- env.py          env.json: the machine, JDK, Payara, git and tool versions of a run (a server
+                  host's facts under the same FACTS, its texts fetched over ssh), and the setup rows
+                  every report opens with (where_rows, git_row)
 - reference.py    the host's speed: a fixed request at a fixed rate on the JDK's server, its CPU
                   per request, before each session (env.json host_speed), and its drift
 - cpus.py         --cpus server=...,driver=...: the server and the load tool on different cores

@@ -1,4 +1,5 @@
 """env.json: the machine, JDK, Payara and tools a run used, so its numbers can be compared."""
+import shlex
 import subprocess
 import zipfile
 from datetime import datetime, timezone
@@ -6,7 +7,17 @@ from datetime import datetime, timezone
 from labkit import ROOT
 from labkit.ground.build import PAYARA_MICRO_JARS
 from labkit.ground.jdk import feature_version
-from labkit.ground.machine import facts, jdk_release
+from labkit.ground.machine import (
+    TEXT_MARK,
+    cpu_text,
+    fact_script,
+    facts,
+    facts_from,
+    jdk_release,
+    normalize_facts,
+    parse_release,
+    texts_from_script,
+)
 from labkit.load.tools import tool_version
 from labkit.servers.registry import PAYARA7_PREFIX
 
@@ -29,6 +40,26 @@ def collect(java_home, executables, command_line, cpus=None, modes=()):
     if any(str(mode).startswith(PAYARA7_PREFIX) for mode in modes):
         env["payara_micro_7"] = _payara_version(7)
     return env
+
+
+def where_rows(env, ulimit=False, jdk_home=False):
+    """The setup rows every run's report opens with, written here once: the machine (with its open-files
+    limit when `ulimit`), the server's own host or URL when it was not this machine, the load average
+    at the start, the JDK (with its folder when `jdk_home`) and Payara Micro's versions."""
+    host, jdk = normalize_facts(env["host"]), env["jdk"]
+    machine = (f"{cpu_text(host['cpu_model'], host.get('cpu_id'))}, {host['cpus']} CPUs, {host['memory_gib']} GB, "
+               f"{host['os']}, kernel {host['kernel']}" + (f", ulimit -n {host['ulimit_nofile'][0]}" if ulimit else ""))
+    return [("Machine", machine),
+            *[row for row in (server_host_row(env), server_url_row(env)) if row],
+            ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg"])),
+            ("JDK", f"{jdk['vendor']} {jdk['runtime_version'] or jdk['version']}" + (f" ({jdk['home']})" if jdk_home else "")),
+            ("Payara Micro", payara_text(env))]
+
+
+def git_row(env):
+    """The setup row of the lab's commit, and whether it had uncommitted changes."""
+    git = env["git"]
+    return "Git", f"{git.get('commit') or '?'}{' (uncommitted changes)' if git.get('dirty') else ''}"
 
 
 def payara_text(env):
@@ -68,16 +99,17 @@ def _git():
 
 
 def server_host_facts(host, java_home):
-    """env.json's "server_host" for servers started on another host (--server-host): which host, its
-    address, CPUs, memory, kernel and the JDK the servers ran on there. None for this machine."""
+    """env.json's "server_host" for servers started on another host (--server-host): which host and
+    its address, its facts under FACTS' keys (CPU model and identity, CPUs, memory, OS, kernel, load
+    average: the texts fetched in one ssh command, parsed as this machine's are) and the JDK the servers
+    ran on there. None for this machine."""
     if host is None or not host.remote:
         return None
-    script = ('nproc; uname -r; sed -n "s/^MemTotal: *\\([0-9]*\\).*/\\1/p" /proc/meminfo; '
-              'sed -n "s/^JAVA_VERSION=\\"\\(.*\\)\\"/\\1/p" "$0/release"')
-    lines = host.run(["sh", "-c", script, str(java_home)], check=False).stdout.splitlines() + ["", "", "", ""]
-    return {"host": str(host), "address": host.address, "cpus": int(lines[0]) if lines[0].isdigit() else None,
-            "kernel": lines[1] or None, "memory_kib": int(lines[2]) if lines[2].isdigit() else None,
-            "java_home": str(java_home), "java_version": lines[3] or None}
+    script = fact_script() + f"; echo '{TEXT_MARK}release'; cat {shlex.quote(str(java_home))}/release 2>/dev/null"
+    texts = texts_from_script(host.run(["sh", "-c", script], check=False).stdout)
+    release = parse_release(texts.get("release") or "")
+    return {"host": str(host), "address": host.address, **facts_from(texts),
+            "java_home": str(java_home), "java_version": release.get("JAVA_VERSION")}
 
 
 def server_host_row(env):
@@ -86,7 +118,9 @@ def server_host_row(env):
     if not where:
         return None
     memory = f", {where['memory_kib'] / 1024 / 1024:.1f} GB" if where.get("memory_kib") else ""
-    return ("Server host", f"{where['host']} ({where['address']}): {where.get('cpus') or '?'} CPUs{memory}, kernel "
+    # Hosts of one model name can differ by a third in speed: the CPU's identity, when recorded.
+    cpu = f"{cpu_text(where['cpu_model'], where.get('cpu_id'))}, " if where.get("cpu_model") else ""
+    return ("Server host", f"{where['host']} ({where['address']}): {cpu}{where.get('cpus') or '?'} CPUs{memory}, kernel "
                            f"{where.get('kernel') or '?'}, Java {where.get('java_version') or '?'} ({where['java_home']}); "
                            f"its /proc, JFR and jcmd figures are read there, over ssh; the Machine row is the load tool's")
 

@@ -105,8 +105,8 @@ class JfrRecorder:
             self.error = "no JVM to record: a server the lab did not start (--server-ssh HOST --server-pid PID name one)"
             return False
         settings = self.settings
-        if self.host is not None and self.host.remote:
-            settings = self.host.put(settings, "jfr")
+        if self.host is not None:
+            settings = str(self.host.put(settings, "jfr"))  # there, or where it is for a JVM here
         output = self._jcmd("JFR.start", f"name={RECORDING}", f"settings={settings}", "maxage=2h")
         if output is not None and "Started recording" not in output:
             self.error = "jcmd JFR.start: " + _one_line(output)

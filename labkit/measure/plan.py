@@ -5,6 +5,11 @@ from dataclasses import dataclass
 from labkit.load.levels import LoadLevel
 from labkit.servers.heaps import series
 
+# The bounds of a run's plan, one place for every run command's options (bench, capacity).
+MAX_DURATION_S = 3_600
+MAX_WARMUP_S = 600
+MAX_REPEATS = 20
+
 
 @dataclass(frozen=True)
 class Point:
@@ -46,7 +51,7 @@ def build_plan(config, scenario):
     With --heap every mode runs once per heap size, as a series of its own (TARGET@HEAP).
     With --steady every point warms up: each is a new run of the tool, with its own connection ramp."""
     sessions, index = [], 0
-    heaps = getattr(config, "heaps", ()) or (None,)
+    heaps = config.heaps or (None,)
 
     def point(mode, heap, driver, level, repeat, warmup):
         nonlocal index

@@ -19,7 +19,8 @@ from labkit.catalog import all_targets, scenario
 from labkit.ground.errors import LabError
 from labkit.load.levels import LoadLevel, SleepSpec
 from labkit.load.tools import DRIVERS, LoadSpec
-from labkit.measure.session import drive, feed_of, probe, start_server, steady_window
+from labkit.measure.measured_server import MeasuredServer
+from labkit.measure.session import drive, feed_of, probe, steady_window
 from labkit.servers.external import TARGET_NAME as URL_TARGET
 
 REFERENCE_MODE = "jdk-virtual"
@@ -57,14 +58,13 @@ def can_measure(config):
     """None when the reference can run where the run's servers do, else why not."""
     if URL_TARGET in config.modes:
         return "the server is yours (--url): the lab starts no server of its own beside it"
-    host = getattr(config, "server_host", None)
-    if host is not None and host.remote and not all_targets()[REFERENCE_MODE].takes_host:
+    if config.setup.remote_host is not None and not all_targets()[REFERENCE_MODE].takes_host:
         return f"{REFERENCE_MODE} does not start on another host (--server-host)"
     return None
 
 
 def measure_reference(config, executable, before, run_window_s=REFERENCE_WINDOW_S):
-    """One reference measurement, on the server's CPUs (config.cpus) and port, before the session
+    """One reference measurement, on the server's CPUs (config.setup.cpus) and port, before the session
     `before` (e.g. 'virtual search'), as long as reference_lengths(run_window_s): {before, at,
     cpu_ms_per_request, ok_rps, warm_s, window_s, ...}, or {before, at, error} when it could not be
     measured (the run goes on: the reference describes the host, it does not judge a target). The load
@@ -75,24 +75,24 @@ def measure_reference(config, executable, before, run_window_s=REFERENCE_WINDOW_
         return {"before": before, "at": at, "error": why}
     with tempfile.TemporaryDirectory(prefix="loomlab-reference-") as scratch:
         try:
-            server = start_server(all_targets()[REFERENCE_MODE], config)
+            measured = MeasuredServer.start(all_targets()[REFERENCE_MODE], config.setup)
         except LabError as e:
             return {"before": before, "at": at, "error": str(e)}
-        try:
-            path = scenario("sleep").path(config, LoadLevel(1, REFERENCE_SLEEP))
-            response_bytes = probe(server, path, REFERENCE_MODE)
-            now = time.time()
-            warm_s, window_s = reference_lengths(run_window_s)
-            window = steady_window(now, warm_s, window_s)
-            spec = LoadSpec(url=server.base_url + path, concurrency=1, duration_s=math.ceil(window[1] - now),
-                            rate=REFERENCE_RATE, timeout_s=5.0, window=window, max_connections=256,
-                            side_file_prefix=Path(scratch) / "reference")
-            run = drive(DRIVERS["vegeta"], executable, spec, server.pid, scratch, 0.5, response_bytes,
-                        cpus=config.cpus, feed=feed_of(server))
-        except LabError as e:
-            return {"before": before, "at": at, "error": str(e)}
-        finally:
-            server.stop()
+        with measured:
+            server = measured.server
+            try:
+                path = scenario("sleep").path(config, LoadLevel(1, REFERENCE_SLEEP))
+                response_bytes = probe(server, path, REFERENCE_MODE)
+                now = time.time()
+                warm_s, window_s = reference_lengths(run_window_s)
+                window = steady_window(now, warm_s, window_s)
+                spec = LoadSpec(url=server.base_url + path, concurrency=1, duration_s=math.ceil(window[1] - now),
+                                rate=REFERENCE_RATE, timeout_s=5.0, window=window, max_connections=256,
+                                side_file_prefix=Path(scratch) / "reference")
+                run = drive(DRIVERS["vegeta"], executable, spec, server.pid, scratch, 0.5, response_bytes,
+                            cpus=config.setup.cpus, feed=feed_of(server))
+            except LabError as e:
+                return {"before": before, "at": at, "error": str(e)}
     return reference_record(before, at, run, warm_s, window_s)
 
 

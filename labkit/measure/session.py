@@ -105,21 +105,22 @@ def keep_log(server, out_dir, label):
     return str(target.relative_to(out_dir))
 
 
-def start_server(target, config, heap=None):
-    """Starts the target on config.port, on the server's CPUs when --cpus pins it; `heap` (a --heap
-    size) adds its -Xms/-Xmx, --carriers its virtual-thread scheduler's parallelism."""
-    options = list(config.jvm_options) + heap_options(heap) + carrier_options(getattr(config, "carriers", None))
+def start_server(target, setup, heap=None):
+    """Starts the target as the run's ServerSetup says (measure/setup.py): on its port and host, on
+    the server's CPUs when --cpus pins it; `heap` (a --heap size) adds its -Xms/-Xmx, --carriers its
+    virtual-thread scheduler's parallelism."""
+    options = list(setup.jvm_options) + heap_options(heap) + carrier_options(setup.carriers)
     # Your own WARs (--war) only to targets that deploy them: the host-speed reference (jdk-virtual)
     # serves its own fixed request beside your Payara, and cannot deploy a WAR.
-    apps = {"apps": config.wars} if getattr(config, "wars", ()) and target.takes_wars else {}
-    host = getattr(config, "server_host", None)
-    if host is not None and host.remote:
+    apps = {"apps": setup.wars} if setup.wars and target.takes_wars else {}
+    host = setup.remote_host
+    if host is not None:
         # On another host the pinning is that host's: the command starts under taskset there.
-        cpus = config.cpus.server if config.cpus else None
-        return target.start(config.port, options, jvm_defaults=config.jvm_defaults, on=host,
-                            remote_java=config.remote_java, cpus=cpus, **apps)
-    with (config.cpus.server_affinity() if config.cpus else nullcontext()):
-        return target.start(config.port, options, jvm_defaults=config.jvm_defaults, **apps)
+        cpus = setup.cpus.server if setup.cpus else None
+        return target.start(setup.port, options, jvm_defaults=setup.jvm_defaults, on=host,
+                            remote_java=setup.remote_java, cpus=cpus, **apps)
+    with (setup.cpus.server_affinity() if setup.cpus else nullcontext()):
+        return target.start(setup.port, options, jvm_defaults=setup.jvm_defaults, **apps)
 
 
 def host_of(server):

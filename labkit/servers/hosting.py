@@ -11,11 +11,7 @@ HostedProcess, so the way to another host is written once.
 import shutil
 
 from labkit import ROOT
-from labkit.ground.jdk import java_env
-from labkit.ground.process import ensure_nothing_answers, ensure_port_free, spawn, stop
 from labkit.hosts.host import LocalHost
-from labkit.hosts.java import java_home_on
-from labkit.hosts.procfeed import RemoteProcFeed
 from labkit.servers.appserver.passwords import write_secret
 from labkit.servers.interface import LabServer
 
@@ -26,32 +22,30 @@ PID_FILE = "server.pid"
 class HostedProcess:
     """One server process named `name` on `on` (this machine when None). `java_home` is the lab's
     JDK; on another host the server runs the JDK found there (or `remote_java`), pinned to `cpus`
-    of that host (here the caller pins the lab's own process, so `cpus` is not used)."""
+    of that host (here the caller pins the lab's own process). What differs between here and there
+    the host decides (labkit/hosts/host.py): this class never asks which one it has."""
 
     def __init__(self, name, java_home, on=None, remote_java=None, cpus=None):
         self.on = on or LocalHost()
-        self.remote = self.on.remote
         self.name = name
         self.run_dir = RUNS / name
-        self.host_run_dir = f"{self.on.workdir}/runs/{name}" if self.remote else str(self.run_dir)
-        self.java_home = java_home_on(self.on, remote_java) if self.remote else java_home
-        self.cpus = cpus if self.remote else None
+        self.host_run_dir = f"{self.on.workdir}/runs/{name}"
+        self.java_home = self.on.server_java_home(java_home, remote_java)
+        self.cpus = cpus
         self.process = None
         self.feed = None
-        self._remote_pid = None
+        self._pid = None
 
     def address(self, local_address):
         """Where the server listens: the host's address there, the given one here."""
-        return self.on.address if self.remote else local_address
+        return self.on.listen_address(local_address)
 
     def java(self):
         return f"{self.java_home}/bin/java"
 
     def pinned(self, command):
         """The command under taskset on another host's CPUs (--cpus server=...)."""
-        if not self.cpus:
-            return list(command)
-        return ["taskset", "-c", ",".join(map(str, sorted(self.cpus))), *command]
+        return self.on.pinned(self.cpus, command)
 
     def files(self, wanted):
         """{key: path on the host that runs the server} for {key: local path}: as they are here,
@@ -64,10 +58,7 @@ class HostedProcess:
         return [str(path) for path in self.on.put_all(paths, f"files/{folder}")]
 
     def ensure_port(self, port, local_address):
-        if self.remote:
-            ensure_nothing_answers(port, self.on.address)
-        else:
-            ensure_port_free(port, local_address)
+        self.on.check_port(port, local_address)
 
     def fresh_run_folder(self, files=None):
         """An empty run folder (no configuration leaks from an earlier run); `files` ({name: text})
@@ -77,38 +68,27 @@ class HostedProcess:
         self.run_dir.mkdir(parents=True)
         for name, text in (files or {}).items():
             write_secret(self.run_dir / name, text)
-        if self.remote:
-            self.on.run(["sh", "-c", 'rm -rf "$0" && mkdir -p "$0"', self.host_run_dir])
-            if files:
-                self.on.put_all([self.run_dir / name for name in files], f"runs/{self.name}")
+        self.on.fresh_run_folder(self.name, [self.run_dir / name for name in files or {}])
 
     def spawn(self, command, log_path):
         """Starts the command in the run folder; its output goes to the local log."""
-        self._remote_pid = None
-        if self.remote:
-            self.process = self.on.spawn(command, log_path, cwd=self.host_run_dir,
-                                         env={"JAVA_HOME": str(self.java_home)},
-                                         pid_file=f"{self.host_run_dir}/{PID_FILE}")
-        else:
-            self.process = spawn(command, log_path, cwd=self.run_dir, env=java_env(self.java_home))
+        self._pid = None
+        self.process = self.on.spawn(command, log_path, cwd=self.host_run_dir, env=self.on.java_env(self.java_home),
+                                     pid_file=f"{self.host_run_dir}/{PID_FILE}")
         return self.process
 
     @property
     def pid(self):
         """The JVM's pid on the host that runs it (there: what the leash wrote before it exec'd)."""
-        if not self.remote:
-            return self.process.pid if self.process else None
-        if self._remote_pid is None and self.process is not None:
-            text = self.on.run(["cat", f"{self.host_run_dir}/{PID_FILE}"], check=False).stdout.strip()
-            self._remote_pid = int(text) if text.isdigit() else None
-        return self._remote_pid
+        if self._pid is None:
+            self._pid = self.on.pid_of(self.process, f"{self.host_run_dir}/{PID_FILE}")
+        return self._pid
 
     def watch(self, pid=None):
         """Once the server answers: its /proc read there, over one ssh connection for its whole
         life (None here: the sampler reads this machine's /proc itself). `pid`: the JVM that serves,
         when it is not the started process (a full server's launcher starts it)."""
-        if self.remote:
-            self.feed = RemoteProcFeed(self.on, pid or self.pid).start()
+        self.feed = self.on.proc_feed(pid or self.pid)
         return self.feed
 
     def stop(self):
@@ -116,10 +96,7 @@ class HostedProcess:
             self.feed.stop()
             self.feed = None
         if self.process is not None:
-            if self.remote:
-                self.on.stop(self.process)
-            else:
-                stop(self.process)
+            self.on.stop(self.process)
 
 
 class HostedServer(LabServer):

@@ -5,7 +5,7 @@ from labkit import ROOT
 from labkit.ground.build import PAYARA_MICRO_JARS, WAR, pool_jar
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home
-from labkit.ground.process import ensure_port_free, tail, wait_until
+from labkit.ground.process import tail, wait_until
 from labkit.servers.hosting import HostedProcess, HostedServer
 from labkit.servers.interface import Foreground
 from labkit.servers.userapp import PROBE_ROOT, deployment_failure, info_path, micro_failure_message, ready_urls
@@ -158,12 +158,10 @@ class PayaraMicro(HostedServer):
 def foreground(args, mode, port):
     """`./lab run MODE`: Payara Micro with the lab's WAR (and your WARs, --war) on args.host:port, or
     on the server host's address (--server-host)."""
-    on = getattr(args, "server_host", None)
-    if on is None or not on.remote:
-        ensure_port_free(port, args.host)
+    on = args.server_host
+    on.check_port(port, args.host)  # before a build: a busy port fails fast
     server = PayaraMicro(mode, port=port, host=args.host, jvm_options=args.jvm_opt, jvm_defaults=args.jvm_defaults,
-                         apps=args.wars, on=on, remote_java=getattr(args, "remote_java", None),
-                         line=int(getattr(args, "payara", 6)))
+                         apps=args.wars, on=on, remote_java=args.remote_java, line=int(args.payara))
     return Foreground(server, server.product,
                       before=lambda: [f"mode {mode.name} on {server.product}: {mode.description}",
                               f"command: {server.printable_command()}",

@@ -7,10 +7,10 @@ from pathlib import Path
 from labkit.ground.errors import UsageError
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL
 from labkit.measure.results import read_json
+from labkit.measure.setup import ServerSetup
 from labkit.soak.checks import FRESH_REQUEST_LIMIT_S, NEAR_IDLE_RSS_MB, NEAR_IDLE_SHARE, NEAR_IDLE_THREADS
 
 DRIVER = "vegeta"
-DEFAULT_PORT = 8080
 SETTLE_S = 5  # quiet seconds after the warm-up whose samples define "idle"
 
 
@@ -24,17 +24,12 @@ class SoakConfig:
     warmup_s: int = 20
     sleep_ms: int = 100
     timeout_s: float = 10.0
-    port: int = DEFAULT_PORT
-    jvm_options: tuple = ()
+    # How each server starts and where (port, JVM options, --cpus, the hosts).
+    setup: ServerSetup = ServerSetup()
     repeats: int = 3
-    jvm_defaults: bool = True
-    cpus: object = None            # CpuPinning (--cpus): server and load tool on their own CPUs
     max_connections: int = None    # the load tool's connection bound; None: the driver's default
-    # --server-host: the host the servers start on (labkit.hosts; None: this machine), and the JDK there.
-    server_host: object = None
-    remote_java: str | None = None
-    # --load-hosts: the load runs on these hosts, split evenly (labkit.load.spread.LoadHosts); None: here.
-    load_hosts: object = None
+    name: str = "soak"
+    out_dir: Path | None = None
 
     def rate(self, mode):
         return max(1, round(self.capacity[mode] * self.factor))
@@ -44,11 +39,12 @@ class SoakConfig:
         return f"/api/sleep?ms={self.sleep_ms}"
 
     def to_dict(self):
+        setup = self.setup
         return {"modes": list(self.modes), "capacity_rps": self.capacity, "factor": self.factor,
                 "load_s": self.load_s, "idle_s": self.idle_s, "warmup_s": self.warmup_s,
                 "sleep_ms": self.sleep_ms, "timeout_s": self.timeout_s,
-                "port": self.port, "jvm_options": list(self.jvm_options), "driver": DRIVER, "repeats": self.repeats,
-                "jvm_defaults": self.jvm_defaults, "cpus": self.cpus.to_dict() if self.cpus else None,
+                "port": setup.port, "jvm_options": list(setup.jvm_options), "driver": DRIVER, "repeats": self.repeats,
+                "jvm_defaults": setup.jvm_defaults, "cpus": setup.cpus.to_dict() if setup.cpus else None,
                 "max_connections": self.max_connections or MAX_CONNECTIONS_OPEN_MODEL,
                 "near_idle": {"share": NEAR_IDLE_SHARE, "threads": NEAR_IDLE_THREADS, "rss_mb": NEAR_IDLE_RSS_MB},
                 "fresh_request_limit_s": FRESH_REQUEST_LIMIT_S}

@@ -11,7 +11,8 @@ from labkit.load.tools import DRIVERS, LoadSpec
 from labkit.measure.plan import rotated
 from labkit.measure.results import SOAK_SCHEMA
 from labkit.measure.sampler import WindowSampler, process_running, write_samples_csv
-from labkit.measure.session import DRIVER_GRACE_S, drive, feed_of, host_of, keep_log, start_server
+from labkit.measure.measured_server import MeasuredServer
+from labkit.measure.session import DRIVER_GRACE_S, drive, feed_of, host_of
 from labkit.soak.checks import checks, resource_checks
 from labkit.soak.config import DRIVER, SETTLE_S
 from labkit.soak.report import write_files
@@ -53,9 +54,8 @@ def soak_target(target, config, executable, out_dir, repeat=1, log=print):
     raw.mkdir(parents=True, exist_ok=True)
     rate = config.rate(name)
     record = {"mode": name, "repeat": repeat, "capacity_rps": config.capacity[name], "rate": rate}
-    server = start_server(target, config)
-    try:
-        record["pid"] = server.pid
+    with MeasuredServer.start(target, config.setup, record=record, out_dir=out_dir, log_label=mode) as measured:
+        server = measured.server
         url = server.base_url + config.path
         if config.warmup_s:
             log(f"{mode}: warm-up {config.warmup_s} s at {max(1, rate // 4)} req/s (not measured)")
@@ -85,10 +85,8 @@ def soak_target(target, config, executable, out_dir, repeat=1, log=print):
         record["resources"] = resource_checks(idle_samples, samples, load_began, load_ended)
         record["alive"] = process_running(server.pid, feed_of(server))
         record["fresh_request"] = fresh_request(server.base_url, "/api/sleep?ms=0") if record["alive"] else None
-        record["log"] = keep_log(server, out_dir, mode)
-        record["oom"] = _log_mentions(out_dir / record["log"], OOM_MARKER) if record["log"] else None
-    finally:
-        server.stop()
+    # The log is kept when the server has stopped: all of it, shutdown included.
+    record["oom"] = _log_mentions(out_dir / record["log"], OOM_MARKER) if record["log"] else None
     record["checks"] = checks(record)
     return record
 
@@ -113,8 +111,8 @@ def _load(executable, url, config, rate, seconds, prefix, server_pid, out_dir, s
     spec = LoadSpec(url=url, concurrency=1, duration_s=seconds, timeout_s=config.timeout_s, rate=rate,
                     side_file_prefix=prefix, max_connections=config.max_connections)
     driver = DRIVERS[DRIVER]
-    run = drive(driver, executable, spec, server_pid, out_dir, SAMPLE_INTERVAL_S, cpus=config.cpus, sampler=sampler,
-                feed=feed, load_hosts=config.load_hosts)
+    run = drive(driver, executable, spec, server_pid, out_dir, SAMPLE_INTERVAL_S, cpus=config.setup.cpus,
+                sampler=sampler, feed=feed, load_hosts=config.setup.load_hosts)
     result = {"command": run["command"], "asked_rps": rate, "seconds": seconds}
     parsed = run["load"]
     if parsed is None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from labkit.hosts.host import SshHost
 from labkit.ground.errors import LabError
 from labkit.servers.appserver.domain import PortLayout, ServerDomain
 from labkit.servers.appserver.on_host import DomainOnHost, distribution_archive, listener_on, write_domain_archive
@@ -83,15 +84,12 @@ def test_the_distribution_tar_leaves_its_domains_out_is_made_once_and_is_the_sam
     assert distribution_archive(distribution).read_bytes() == first  # made again: the same bytes, the same copy there
 
 
-class _Host:
+class _Host(SshHost):
     """A server host reached with ssh, as far as a server built for it asks before it starts: its
-    address, its work folder, and a JDK 25 at /opt/jdk there."""
-    remote = True
-    address = "198.18.0.2"
-    workdir = "/home/bench/.loomlab"
+    address, its work folder, and a JDK 25 at /opt/jdk there (its commands answered here)."""
 
     def __init__(self):
-        self.java_homes = {}
+        super().__init__("bench@perf-7", address="198.18.0.2", workdir="/home/bench/.loomlab")
 
     def run(self, command, timeout=60, check=True):
         answer = 'JAVA_VERSION="25"\n' if command == ["cat", "/opt/jdk/release"] else ""

@@ -46,7 +46,8 @@ TARGETS = {"platform-4000": SimpleNamespace(max_concurrent=4000), "virtual": Sim
 def args(**given):
     values = dict(quick=False, modes=None, scenario=None, concurrency=None, sleep=None, depth=None, duration=None,
                   warmup=None, repeats=None, restart=None, drivers=None, rate=None, timeout=None, port=None,
-                  jvm_opt=None, name=None, out=None, steady=False)
+                  jvm_opt=None, name=None, out=None, steady=False, warmup_until_steady=False, warmup_cap=None, heap=None,
+                  carriers=None, stall_after=None, jfr_locks=False, cpus=None, jvm_defaults=None)
     values.update(given)
     return SimpleNamespace(**values)
 
@@ -98,8 +99,8 @@ def test_rate_is_refused_for_tools_without_a_fixed_rate_mode():
 
 
 def test_jvm_defaults_are_on_unless_the_run_asks_for_a_plain_jvm():
-    assert build().jvm_defaults is True and build().to_dict()["jvm_defaults"] is True
-    assert build(jvm_defaults=False).jvm_defaults is False
+    assert build().setup.jvm_defaults is True and build().to_dict()["jvm_defaults"] is True
+    assert build(jvm_defaults=False).setup.jvm_defaults is False
 
 
 def test_steady_needs_ab_and_a_warm_up():

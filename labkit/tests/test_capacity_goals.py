@@ -17,6 +17,7 @@ from labkit.capacity.goals import LatencyGoal, bracket, goal_limits, latency_goa
 from labkit.capacity.report.markdown import report
 from labkit.capacity.report.rebuild import write_all
 from labkit.capacity.session import ServerSession
+from labkit.measure.measured_server import MeasuredServer
 
 from labkit.tests.test_capacity_units import point, synthetic_run
 from labkit.tests.test_capacity_window_rules import bare_runner, capacity_config
@@ -126,7 +127,7 @@ def model_runner(tmp_path, goals, p99_of_rate):
         return record
     runner.windows.measure_once = measure
     runner.sessions.run = lambda mode, sleep, phase, repeat, work: work(
-        ServerSession(types.SimpleNamespace(port=1), "url", 1, {}))
+        ServerSession(MeasuredServer(types.SimpleNamespace(port=1), {}), "url", 1))
     return runner, measured
 
 

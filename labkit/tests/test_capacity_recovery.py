@@ -14,6 +14,7 @@ import pytest
 from labkit.capacity import recovery
 from labkit.capacity.recovery import await_recovery, collapsed, idle_latency, recovered_within
 from labkit.capacity.session import ServerSession, ServerSessions
+from labkit.measure.measured_server import MeasuredServer
 from labkit.capacity.verdicts import server_lost
 from labkit.capacity.windows import WindowMeasurer
 from labkit.servers.external import TARGET_NAME as URL_TARGET
@@ -87,7 +88,8 @@ def test_a_server_that_does_not_come_back_is_restarted_once_then_its_search_ends
     idle = idle_latency(handle(host, port), "/api/sleep?ms=20", 5)
     state["delay_s"] = 0.3                      # never back
     log = []
-    session = ServerSession(handle(host, port), f"http://{host}:{port}/api/sleep?ms=20", 2, {"index": 1}, idle=idle)
+    measured = MeasuredServer(handle(host, port), {"index": 1})
+    session = ServerSession(measured, f"http://{host}:{port}/api/sleep?ms=20", 2, idle=idle)
     window = SimpleNamespace(mode="platform-8", goal_ms=150.0, sleep=SimpleNamespace(max_ms=100))
     measurer = measurer_for(log)
 
@@ -131,8 +133,9 @@ def test_a_restart_puts_a_fresh_server_in_the_same_session_and_records_the_old_o
     def fake_open(mode, sleep, phase, repeat, restart_of=None):
         sessions.count += 1
         record = {"index": sessions.count, "mode": mode, **({"restart_of": restart_of} if restart_of else {})}
-        session = ServerSession(FakeServer(100 + sessions.count), f"http://x/{sessions.count}", 2, record,
-                                label=f"{sessions.count:02d}-{mode}")
+        measured = MeasuredServer(FakeServer(100 + sessions.count), record, out_dir=tmp_path,
+                                  log_label=f"{sessions.count:02d}-{mode}", on_close=context.recorder.add_session)
+        session = ServerSession(measured, f"http://x/{sessions.count}", 2)
         session.restart = lambda why: sessions._restart(session, mode, sleep, phase, repeat, why)
         opened.append(session.server)
         return session

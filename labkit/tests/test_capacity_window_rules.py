@@ -18,9 +18,11 @@ from labkit.capacity import warmup as warmup_module
 from labkit.capacity import windows as windows_module
 from labkit.capacity.between import check_server
 from labkit.capacity.config import CapacityConfig, LatencyGoal
+from labkit.measure.setup import ServerSetup
 from labkit.capacity.report.markdown import report
 from labkit.capacity.runner import CapacityRunner
 from labkit.capacity.session import ServerSession
+from labkit.measure.measured_server import MeasuredServer
 from labkit.capacity.summary import summarize
 from labkit.capacity.verdicts import HOST_REST_S, server_lost, window_verdict
 from labkit.capacity.warmup import warm_up
@@ -86,7 +88,7 @@ def capacity_config(**overrides):
     values = dict(modes=("virtual",), sleeps=(SleepSpec(100, 100),), goal=LatencyGoal("p99", 50.0, True), depth=100,
                   duration_s=15, preroll_s=None, repeats=3, start_rate=250, max_rate=50_000, resolution=0.05,
                   warmup_concurrency=1000, warmup_iteration_s=5, warmup_min_s=0, warmup_max_s=180, cooldown_s=3,
-                  port=19700, min_young_gcs=2, max_window_s=120)
+                  setup=ServerSetup(port=19700), min_young_gcs=2, max_window_s=120)
     values.update(overrides)
     return CapacityConfig(**values)
 
@@ -212,7 +214,8 @@ def confirmed_rates(runner, lost, monkeypatch):
         return record
     runner.windows.measure_once = measure
     server = types.SimpleNamespace(port=19700)
-    runner.sessions.run = lambda mode, sleep, phase, repeat, work: work(ServerSession(server, "url", 1, {}))
+    runner.sessions.run = lambda mode, sleep, phase, repeat, work: work(
+        ServerSession(MeasuredServer(server, {}), "url", 1))
     monkeypatch.setattr(windows_module, "wait_for_time_wait", lambda port, limit=None: None)
     runner._confirm("virtual", SleepSpec(100, 100), 1, {150: 4000})
     return rates
@@ -419,10 +422,11 @@ def session_paths(monkeypatch, tmp_path, sleep):
     the warm-up record)."""
     server = types.SimpleNamespace(pid=4242, base_url="http://127.0.0.1:19700", printable_command=lambda: "java",
                                    stop=lambda: None)
-    monkeypatch.setattr(session_module, "start_server", lambda target, config: server)
+    from labkit.measure import measured_server
+    monkeypatch.setattr(measured_server, "start_server", lambda target, setup, heap=None: server)
     monkeypatch.setattr(session_module, "probe", lambda server, path, mode: 120)
-    monkeypatch.setattr(session_module, "cpus_allowed", lambda server: [1])
-    monkeypatch.setattr(session_module, "keep_log", lambda server, out_dir, label: None)
+    monkeypatch.setattr(measured_server, "cpus_allowed", lambda server: [1])
+    monkeypatch.setattr(measured_server, "keep_log", lambda server, out_dir, label: None)
     runner = bare_runner(tmp_path, capacity_config(sleeps=(sleep,)),
                          targets={"virtual": types.SimpleNamespace(description="a fake server")})
     runner.context.recorder.add_session = lambda session: None
@@ -524,7 +528,8 @@ def test_the_eta_counts_each_confirmation_rounds_retries_as_it_learns_them(tmp_p
     runner.timing.update(start_s=[10], warmup_s=[50], step_s=[40])
     # Before any round: two and a half windows per round (a walk's usual length), not one.
     assert runner.remaining_s(0, 3) == 3 * (60 + 2.5 * 40)
-    runner.sessions.run = lambda mode, sleep, phase, repeat, work: work(ServerSession(None, "url", 1, {}))
+    runner.sessions.run = lambda mode, sleep, phase, repeat, work: work(
+        ServerSession(MeasuredServer(None, {}), "url", 1))
     measured = windows_with(runner, lambda window_s: (False, 3))
     runner._confirm("virtual", SleepSpec(100, 100), 1, {150: 2000})
     # A round that held nothing: the window at the found rate and both retries lower.

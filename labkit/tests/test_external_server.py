@@ -7,6 +7,7 @@ import types
 
 import pytest
 
+from labkit.hosts.host import LocalHost
 from labkit.capacity import between
 from labkit.commands.where import record_server_url, use_url
 from labkit.hosts.host import SshHost
@@ -51,7 +52,7 @@ def test_a_url_is_checked_before_anything_runs():
 
 
 def url_args(**given):
-    values = dict(url="http://127.0.0.1:1", modes=None, server_host=None, server_ssh=None, server_pid=None,
+    values = dict(url="http://127.0.0.1:1", modes=None, server_host=LocalHost(), server_ssh=None, server_pid=None,
                   remote_java=None, server_gc=True, server_jfr=True)
     values.update(given)
     return argparse.Namespace(**values)

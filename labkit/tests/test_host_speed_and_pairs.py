@@ -255,8 +255,8 @@ def test_the_report_says_which_warm_up_iterations_had_to_be_jit_quiet_in_the_run
 def test_the_reference_runs_the_jdk_server_at_its_rate_and_leaves_nothing_behind():
     from labkit.load.tools import ensure_tools
     vegeta = ensure_tools(["vegeta"])["vegeta"]
-    config = types.SimpleNamespace(modes=("virtual",), port=PORT, cpus=None, jvm_options=("-Xmx256m",),
-                                   jvm_defaults=True, depth=10, server_host=None)
+    from labkit.measure.setup import ServerSetup
+    config = types.SimpleNamespace(modes=("virtual",), depth=10, setup=ServerSetup(port=PORT, jvm_options=("-Xmx256m",)))
     record = measure_reference(config, vegeta, "virtual search", run_window_s=3)
     assert "error" not in record, record
     assert (record["warm_s"], record["window_s"]) == (3, 3)
@@ -275,10 +275,12 @@ def test_each_session_measures_the_reference_first_and_records_it(monkeypatch, t
                                    stop=lambda: None)
     monkeypatch.setattr(session_module, "measure_reference", lambda config, executable, before, window_s:
                         happened.append(("reference", before)) or {"before": before, "at": "t", "error": "fake"})
-    monkeypatch.setattr(session_module, "start_server", lambda target, config: happened.append(("start",)) or server)
+    from labkit.measure import measured_server
+    monkeypatch.setattr(measured_server, "start_server",
+                        lambda target, setup, heap=None: happened.append(("start",)) or server)
     monkeypatch.setattr(session_module, "probe", lambda server, path, mode: 120)
-    monkeypatch.setattr(session_module, "cpus_allowed", lambda server: [1])
-    monkeypatch.setattr(session_module, "keep_log", lambda server, out_dir, label: None)
+    monkeypatch.setattr(measured_server, "cpus_allowed", lambda server: [1])
+    monkeypatch.setattr(measured_server, "keep_log", lambda server, out_dir, label: None)
     monkeypatch.setattr(session_module, "warm_up", lambda context, server, path, label, response_bytes: {})
     monkeypatch.setattr(session_module, "full_gc_of", lambda server, context: None)
     monkeypatch.setattr(session_module, "cool_down", lambda pid, cooldown_s, feed=None: None)

@@ -20,7 +20,9 @@ import pytest
 from labkit import ROOT
 from labkit.ground.errors import UsageError
 from labkit.hosts import cluster
-from labkit.hosts.host import LocalHost, SshHost, parse_host
+from labkit.hosts.host import LocalHost, SshHost
+from labkit.hosts.options import parse_host
+from labkit.measure.setup import ServerSetup
 
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root (CI runs as root)")
 
@@ -110,7 +112,7 @@ def test_a_remote_command_dies_with_the_lab_even_when_the_lab_is_killed(hosts, t
         import sys, time
         sys.path.insert(0, {str(ROOT)!r})
         from labkit.hosts import cluster
-        from labkit.hosts.host import parse_host
+        from labkit.hosts.options import parse_host
         host = parse_host("lg1", cluster.hosts())
         host.spawn(["sh", "-c", "trap '' HUP; echo started; exec sleep 400"], {str(tmp_path / 'remote.log')!r})
         time.sleep(600)
@@ -240,15 +242,14 @@ def test_server_host_takes_every_server_kind_and_names_a_target_that_cannot_move
 
     @dataclass(frozen=True)
     class Config:
-        server_host: object = None
-        remote_java: str | None = None
+        setup: ServerSetup = ServerSetup()
 
     catalog = all_targets()
     args = SimpleNamespace(server_host=SshHost("bench@perf-7"), remote_java="/opt/jdk-25")
     movable = {name: catalog[name] for name in ("virtual", "platform-4000", "jdk-virtual", "helidon", "vertx-virtual",
                                                 "cargotracker-virtual", "server-virtual", "glassfish-virtual")}
     config = on_server_host(Config(), args, movable)
-    assert config.server_host is args.server_host and config.remote_java == "/opt/jdk-25"
+    assert config.setup.server_host is args.server_host and config.setup.remote_java == "/opt/jdk-25"
     # A kind that can only start here (a stand-in: every kind the lab has can move).
     here_only = {name: Target(name, "starts here only", None, start=lambda port: None) for name in ("a-here", "b-here")}
     with pytest.raises(UsageError) as refused:

@@ -37,6 +37,23 @@ def test_facts_read_this_machine():
     assert len(now["loadavg"]) == 3 and now["cpu_model"]
 
 
+def test_another_hosts_facts_come_from_the_same_parsers_as_this_machines():
+    """A server host's facts are its texts, printed by one shell script (sent over ssh there; run here
+    through sh), parsed as this machine's are: the same values, the lab's own process facts left out."""
+    import subprocess
+    output = subprocess.run(["sh", "-c", machine.fact_script() + f"; echo '{machine.TEXT_MARK}extra'; echo 42"],
+                            stdout=subprocess.PIPE, text=True, timeout=30).stdout
+    texts = machine.texts_from_script(output)
+    assert set(machine.FACT_TEXTS) <= set(texts) and texts["extra"] == "42\n"
+    there, here = machine.facts_from(texts), machine.facts()
+    assert "ulimit_nofile" not in there and "python" not in there
+    for key in ("cpu_model", "cpu_id", "cpus", "memory_kib", "memory_gib", "os", "kernel"):
+        assert there[key] == here[key] and here[key] is not None, key
+    assert len(there["loadavg"]) == 3
+    # A host that printed nothing: every fact unknown, none invented.
+    assert set(machine.facts_from(machine.texts_from_script("")).values()) == {None}
+
+
 def test_the_cpu_identity_tells_apart_hosts_of_one_model_name(tmp_path):
     cpuinfo = tmp_path / "cpuinfo"
     cpuinfo.write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\n"

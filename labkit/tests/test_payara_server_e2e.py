@@ -150,7 +150,7 @@ def test_virtual_4000_on_payara_server_then_a_wrong_admin_password(tmp_path):
 @pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root (CI runs as root)")
 def test_the_domain_configured_here_serves_from_the_server_host_and_leaves_nothing_there():
     from labkit.hosts import cluster
-    from labkit.hosts.host import parse_host
+    from labkit.hosts.options import parse_host
     from labkit.servers.appserver.on_host import DomainOnHost
     from labkit.tests.test_remote_server_e2e import java_processes_in
 

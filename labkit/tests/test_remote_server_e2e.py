@@ -82,7 +82,7 @@ def test_run_on_the_server_host_serves_from_its_address_and_dies_with_the_lab(sr
 
 def test_a_baseline_starts_on_the_server_host_with_its_libs_and_leaves_nothing_there(srv):
     # Helidon: the baseline whose jar names the most libraries (36) in its manifest's Class-Path.
-    from labkit.hosts.host import parse_host
+    from labkit.hosts.options import parse_host
     from labkit.servers.baselines import BASELINES, BaselineServer, ensure_baselines_built
     ensure_baselines_built(log=lambda message: None)
     host = parse_host("srv", cluster.hosts())
@@ -108,7 +108,7 @@ def test_a_baseline_starts_on_the_server_host_with_its_libs_and_leaves_nothing_t
 
 def test_cargotracker_on_the_server_host_serves_its_pages_to_the_labs_operator_login(srv):
     from labkit.apps import cargotracker
-    from labkit.hosts.host import parse_host
+    from labkit.hosts.options import parse_host
     from labkit.servers.modes import payara_mode
     ensure_built(cargotracker.ARTIFACTS, log=lambda message: None)
     host = parse_host("srv", cluster.hosts())

@@ -13,6 +13,7 @@ import pytest
 from labkit import ROOT
 from labkit.measure.results import SOAK_SCHEMA
 from labkit.soak import checks, config as soak_config, report as soak_report, runner
+from labkit.measure.setup import ServerSetup
 from labkit.load.tools import ensure_tools
 from labkit.measure.sampler import ProcessReading, Sample, read_samples_csv, write_samples_csv
 from labkit.ground.errors import UsageError
@@ -210,6 +211,9 @@ class _DyingServer:
         while socket.socket().connect_ex(("127.0.0.1", port)) != 0 and time.monotonic() < deadline:
             time.sleep(0.05)
 
+    def printable_command(self):
+        return "python3 -c DYING_SERVER"
+
     def stop(self):
         stop(self.process)
 
@@ -217,7 +221,8 @@ class _DyingServer:
 def test_a_server_that_dies_under_the_load_is_reported_as_crashed(tmp_path):
     executable = ensure_tools(["vegeta"])["vegeta"]
     target = Target("dies", "dies at its 40th request", None, lambda port, jvm_options=(), jvm_defaults=True: _DyingServer(port, tmp_path / "s.log"))
-    config = soak_config.SoakConfig(modes=("dies",), capacity={"dies": 25}, load_s=3, idle_s=2, warmup_s=0, port=19251,
+    config = soak_config.SoakConfig(modes=("dies",), capacity={"dies": 25}, load_s=3, idle_s=2, warmup_s=0,
+                             setup=ServerSetup(port=19251),
                              repeats=2)
     run = runner.run_soak(config, {"dies": target}, executable, tmp_path / "out", {"command": "test"}, log=lambda m: None)
     assert [record["repeat"] for record in run["targets"]] == [1, 2], "each round on a fresh server"

@@ -232,7 +232,7 @@ def test_carriers_set_the_scheduler_parallelism_of_every_server_started():
     started = []
     target = SimpleNamespace(start=lambda port, options, jvm_defaults: started.append(options))
     config = build(modes=("virtual",), carriers=4, jvm_opt=["-Xss1m"])
-    start_server(target, config)
+    start_server(target, config.setup)
     assert started == [["-Xss1m", "-Djdk.virtualThreadScheduler.parallelism=4"]]
     assert config.to_dict()["carriers"] == 4
 

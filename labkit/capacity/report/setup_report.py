@@ -1,8 +1,7 @@
 """report.md's setup table of a capacity run: the machine, JDK, load tool and CPUs, and the run's
 rules in words (goal, sleeps, windows, young collections, warm-up, search, confirmation)."""
 from labkit.ground.formatting import number
-from labkit.ground.machine import cpu_text, normalize_facts
-from labkit.measure.env import payara_text, server_host_row, server_url_row
+from labkit.measure.env import git_row, where_rows
 from labkit.capacity.between import TIME_WAIT_LIMIT
 from labkit.capacity.config import WARMUP_SLEEP_MAX_MS
 from labkit.capacity.verdicts import HOST_REST_S, STEAL_AGAIN_SHARE
@@ -11,20 +10,16 @@ from labkit.capacity.verdicts import HOST_REST_S, STEAL_AGAIN_SHARE
 def setup_rows(run):
     """The setup table's rows: (what, how), as report.md and report.html show them."""
     env, config = run["env"], run["config"]
-    host, jdk = normalize_facts(env["host"]), env["jdk"]
     tools = ", ".join(t["version"] for t in env["tools"].values())
     cpus = config.get("cpus")
     pinning = (f"server on CPU {cpus['server']}, load tool on CPU {cpus['driver']} (--cpus; each process's "
                f"allowed CPUs are in the sessions table)" if cpus else "not pinned: server and load tool share every CPU")
-    rows = [
-        ("Machine", f"{cpu_text(host['cpu_model'], host.get('cpu_id'))}, {host['cpus']} CPUs, {host['memory_gib']} GB, {host['os']}, kernel {host['kernel']}"),
-        ("Load average at start", ", ".join(f"{v:.2f}" for v in host["loadavg"])),
-        ("JDK", f"{jdk['vendor']} {jdk['runtime_version'] or jdk['version']}"),
-        ("Payara Micro", payara_text(env)),
+    return [
+        *where_rows(env),
         ("Load tool", f"vegeta ({tools}): open model, requests due at a fixed rate, latency from each request's "
                       f"intended start"),
         ("CPUs", pinning),
-        ("Git", f"{env['git'].get('commit') or '?'}{' (uncommitted changes)' if env['git'].get('dirty') else ''}"),
+        git_row(env),
         ("Goal", f"{config['goal_text']}, and no failed request"),
         ("Sleeps", ", ".join(f"{s['sleep_min_ms']} ms (goal {s['goal_ms']:g} ms, timeout {s['timeout_s']:g} s, "
                              f"pre-roll {s.get('preroll_s', config.get('preroll_s'))} s)" for s in config["sleeps"])),
@@ -55,8 +50,6 @@ def setup_rows(run):
                          + _walk_text(config) + "; target order rotated per round: " + "; ".join(
                              f"{o['sleep_max_ms']} ms r{o['repeat']}: {', '.join(o['modes'])}" for o in run["orders"])),
     ]
-    rows[1:1] = [row for row in (server_host_row(env), server_url_row(env)) if row]
-    return rows
 
 
 def _jit_iterations_text(config):

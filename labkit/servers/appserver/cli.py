@@ -25,10 +25,10 @@ def foreground(cls, args, mode, port):
                          f"admin, which {cls.PRODUCT} allows from loopback only; use 127.0.0.1 (e.g. with ssh -L)")
     server = cls(mode, port=port, host=args.host, jvm_options=args.jvm_opt,
                  admin_password_file=args.admin_password_file, console_host=args.console_host,
-                 apps=getattr(args, "wars", ()))
+                 apps=args.wars)
     server._check_ports()  # before a build or a download, so a busy port fails fast
-    on = getattr(args, "server_host", None)
-    if on is not None and on.remote:
+    on = args.server_host
+    if on.remote:
         return _foreground_on_host(cls, server, on, args.remote_java, mode)
 
     def after(started, info):

@@ -373,10 +373,8 @@ def _cmdline(proc_root, pid):
 
 
 def _parent_pid(proc_root, pid):
-    try:
-        return proc.parse_stat((Path(proc_root) / str(pid) / "stat").read_text()).ppid
-    except (OSError, ValueError, IndexError):
-        return None
+    stat = proc.read_stat(pid, proc_root)
+    return stat.ppid if stat else None
 
 
 def _is_launcher(proc_root, pid):
