@@ -24,6 +24,7 @@ from pathlib import Path
 from labkit import ROOT
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import java_env
+from labkit.ground import process
 from labkit.ground.process import die_with_parent, ensure_nothing_answers, ensure_port_free
 
 SSH_OPTIONS = ("-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5",
@@ -96,12 +97,10 @@ class LocalHost:
         return result
 
     def spawn(self, command, log_path, cwd=None, env=None, pid_file=None):
-        from labkit.ground.process import spawn
-        return spawn(list(command), log_path, cwd=cwd, env=env)
+        return process.spawn(list(command), log_path, cwd=cwd, env=env)
 
-    def stop(self, process, grace_s=LEASH_GRACE_S):
-        from labkit.ground.process import stop
-        return stop(process, grace_s)
+    def stop(self, started, grace_s=LEASH_GRACE_S):
+        return process.stop(started, grace_s)
 
     def printable(self, command):
         return shlex.join(command)
