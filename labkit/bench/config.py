@@ -11,7 +11,7 @@ from pathlib import Path
 from labkit.servers.carriers import check_carrier_options
 from labkit.ground.errors import UsageError
 from labkit.servers.registry import choices
-from labkit.measure.setup import ServerSetup
+from labkit.measure.server_setup import ServerSetup
 from labkit.servers.heaps import check_jvm_options
 from labkit.apps.own import check_own_app
 from labkit.load.levels import MAX_CONCURRENCY, LoadLevel, SleepSpec, sleep_spec

@@ -8,7 +8,7 @@ from labkit.apps.own import check_own_app
 from labkit.load.levels import SleepSpec, sleep_spec
 from labkit.load.tools import DRIVERS
 from labkit.servers.registry import DEFAULT_MODES
-from labkit.measure.setup import ServerSetup
+from labkit.measure.server_setup import ServerSetup
 from labkit.measure.reference import reference_lengths, reference_text
 from labkit.measure.steadiness import JIT_QUIET_PER_S, SETTLE_ITERATIONS
 from labkit.ground.errors import UsageError

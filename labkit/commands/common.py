@@ -64,7 +64,7 @@ class PreparedRun:
 
 def prepare_run(command, args, build, usage_error, drivers=("vegeta",), connections=None):
     """What every run command does before it measures, in one order, so that none drifts: --url's
-    target, the config (`build(args)`, which holds a measure.setup.ServerSetup), the results folder's
+    target, the config (`build(args)`, which holds a measure.server_setup.ServerSetup), the results folder's
     name, the targets, --server-host and --load-hosts with their checks (a UsageError from any of these
     goes to `usage_error`: the usage line and exit 2), then the port, the load tools (`drivers(config)`
     when callable), the JDK, the build, the open-files limit for `connections(config)` (default: the

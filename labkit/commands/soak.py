@@ -5,7 +5,7 @@ from pathlib import Path
 from labkit.commands.common import add_run_options, prepare_run
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL
 from labkit.ground.errors import UsageError
-from labkit.measure.setup import ServerSetup
+from labkit.measure.server_setup import ServerSetup
 from labkit.soak.config import DRIVER, SoakConfig, parse_capacity
 from labkit.soak.runner import run_soak
 from labkit.catalog import all_targets

@@ -45,7 +45,7 @@ def host_list(text):
 
 
 def with_setup(config, **changes):
-    """`config` whose ServerSetup (measure/setup.py) has `changes`."""
+    """`config` whose ServerSetup (measure/server_setup.py) has `changes`."""
     return replace(config, setup=replace(config.setup, **changes))
 
 

@@ -1,6 +1,6 @@
 """Measurement: one measured server session, the same for ./lab bench, capacity and soak.
 
-- setup.py        ServerSetup: how a run's servers start and where (port, JVM options, --cpus,
+- server_setup.py ServerSetup: how a run's servers start and where (port, JVM options, --cpus,
                   --carriers, --war, --server-host with its JDK, --load-hosts), held by every run's config
 - measured_server.py  MeasuredServer: one server of any run (bench, capacity, soak, the reference):
                   started as its ServerSetup says, its session record opened, JFR recorded when

@@ -1,5 +1,5 @@
 """One measured server, the same way for every run (./lab bench, capacity, soak and the host-speed
-reference): started as the run's ServerSetup says (measure/setup.py), its session record opened with
+reference): started as the run's ServerSetup says (measure/server_setup.py), its session record opened with
 what every record holds (pid, command, the CPUs it may use, seconds to start), JFR recorded in its
 JVM on its own host when the run asks, and closed once, whatever happened: a recording in a JVM the
 lab did not start ended, the server stopped, its log kept and its record handed to the run.

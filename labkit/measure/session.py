@@ -106,7 +106,7 @@ def keep_log(server, out_dir, label):
 
 
 def start_server(target, setup, heap=None):
-    """Starts the target as the run's ServerSetup says (measure/setup.py): on its port and host, on
+    """Starts the target as the run's ServerSetup says (measure/server_setup.py): on its port and host, on
     the server's CPUs when --cpus pins it; `heap` (a --heap size) adds its -Xms/-Xmx, --carriers its
     virtual-thread scheduler's parallelism."""
     options = list(setup.jvm_options) + heap_options(heap) + carrier_options(setup.carriers)

@@ -7,7 +7,7 @@ from pathlib import Path
 from labkit.ground.errors import UsageError
 from labkit.load.tools import MAX_CONNECTIONS_OPEN_MODEL
 from labkit.measure.results import read_json
-from labkit.measure.setup import ServerSetup
+from labkit.measure.server_setup import ServerSetup
 from labkit.soak.checks import FRESH_REQUEST_LIMIT_S, NEAR_IDLE_RSS_MB, NEAR_IDLE_SHARE, NEAR_IDLE_THREADS
 
 DRIVER = "vegeta"

@@ -18,7 +18,7 @@ from labkit.capacity import warmup as warmup_module
 from labkit.capacity import windows as windows_module
 from labkit.capacity.between import check_server
 from labkit.capacity.config import CapacityConfig, LatencyGoal
-from labkit.measure.setup import ServerSetup
+from labkit.measure.server_setup import ServerSetup
 from labkit.capacity.report.markdown import report
 from labkit.capacity.runner import CapacityRunner
 from labkit.capacity.session import ServerSession

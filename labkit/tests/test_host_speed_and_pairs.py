@@ -255,7 +255,7 @@ def test_the_report_says_which_warm_up_iterations_had_to_be_jit_quiet_in_the_run
 def test_the_reference_runs_the_jdk_server_at_its_rate_and_leaves_nothing_behind():
     from labkit.load.tools import ensure_tools
     vegeta = ensure_tools(["vegeta"])["vegeta"]
-    from labkit.measure.setup import ServerSetup
+    from labkit.measure.server_setup import ServerSetup
     config = types.SimpleNamespace(modes=("virtual",), depth=10, setup=ServerSetup(port=PORT, jvm_options=("-Xmx256m",)))
     record = measure_reference(config, vegeta, "virtual search", run_window_s=3)
     assert "error" not in record, record

@@ -22,7 +22,7 @@ from labkit.ground.errors import UsageError
 from labkit.hosts import cluster
 from labkit.hosts.host import LocalHost, SshHost
 from labkit.hosts.options import parse_host
-from labkit.measure.setup import ServerSetup
+from labkit.measure.server_setup import ServerSetup
 
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root (CI runs as root)")
 

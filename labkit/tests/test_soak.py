@@ -13,7 +13,7 @@ import pytest
 from labkit import ROOT
 from labkit.measure.results import SOAK_SCHEMA
 from labkit.soak import checks, config as soak_config, report as soak_report, runner
-from labkit.measure.setup import ServerSetup
+from labkit.measure.server_setup import ServerSetup
 from labkit.load.tools import ensure_tools
 from labkit.measure.sampler import ProcessReading, Sample, read_samples_csv, write_samples_csv
 from labkit.ground.errors import UsageError
