@@ -9,7 +9,8 @@ lower layer (LAYERS below; labkit/tests/test_import_graph.py enforces it):
                 micro): its options, and what it calls below
 - runs          bench/ (targets x load levels x drivers), capacity/ (the highest rate within a latency
                 goal), soak/ (overload, then idle), memory/ (what a parked thread costs), micro/ (JMH,
-                ring and echo benchmarks below the app server)
+                ring and echo benchmarks below the app server), bundle/ (the lab as one file for a
+                machine that cannot download)
 - measure/      one measured server session: start a target, probe it, drive a load tool
                 (session.py), sample /proc (sampler.py), watchdog and thread dumps, JFR, HotSpot
                 counters, histograms, results files (results.py), env.json, --cpus, plan and progress,
@@ -43,6 +44,15 @@ def is_clone(path):
     return (path / "pom.xml").is_file() and (path / "domain-config").is_dir()
 
 
+# The file at the root of an offline bundle (./lab bundle): what it carries, for whom, from which commit.
+BUNDLE_MANIFEST = "BUNDLE.json"
+
+
+def is_bundle(path):
+    """Whether `path` is an unpacked offline bundle: a clone's run files, built, with its own JDK."""
+    return (path / BUNDLE_MANIFEST).is_file()
+
+
 def _find_root():
     """The clone labkit works in: the one it sits in (./lab installs it editable, so it does there),
     else the one LOOMLAB_HOME names, for a labkit installed elsewhere (`pip install .`)."""
@@ -57,7 +67,7 @@ ROOT = _find_root()
 LAYERS = (
     ("cli",),
     ("commands",),
-    ("bench", "capacity", "soak", "memory", "micro"),
+    ("bench", "capacity", "soak", "memory", "micro", "bundle"),
     ("measure",),
     ("catalog",),
     ("apps",),

@@ -9,13 +9,13 @@ import traceback
 from datetime import datetime, timezone
 
 from labkit import ROOT, __version__, is_clone
-from labkit.commands import bench, capacity, hosts, memory, micro, report, run, soak, test, verdict
+from labkit.commands import bench, bundle, capacity, hosts, memory, micro, report, run, soak, test, verdict
 from labkit.ground.errors import LabError
 from labkit.ground.process import interrupt_on_signals
 
 # One module per subcommand, in the order --help lists them; each defines register(subparsers),
 # which sets a `run(args)` default.
-COMMANDS = (run, test, bench, capacity, report, verdict, soak, memory, micro, hosts)
+COMMANDS = (run, test, bench, capacity, report, verdict, soak, memory, micro, hosts, bundle)
 
 
 def build_parser():

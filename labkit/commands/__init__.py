@@ -2,7 +2,7 @@
 run it calls below. Each defines register(subparsers), which sets a `run(args)` default;
 labkit/cli.py lists them. The reference of each: docs/commands/.
 
-run, test, bench, capacity, report (with compare), soak, memory, micro, verdict, hosts.
+run, test, bench, capacity, report (with compare), soak, memory, micro, verdict, hosts, bundle.
 
 common.py holds what the run commands (bench, capacity, soak) share: their options and prepare_run,
 everything each does before it measures, in one order (the config with its measure.server_setup.ServerSetup,

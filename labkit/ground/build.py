@@ -2,7 +2,7 @@
 import subprocess
 import xml.etree.ElementTree as ET
 
-from labkit import ROOT
+from labkit import BUNDLE_MANIFEST, ROOT, is_bundle
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home, java_env
 
@@ -22,6 +22,10 @@ MAVEN = "./mvnw"
 
 def mvn(args, java_home=None, quiet=True):
     """Runs Maven (./mvnw) at the project root; raises LabError with its tail on failure."""
+    if is_bundle(ROOT):
+        # Nothing builds offline: say what the bundle holds instead of a Maven error.
+        raise LabError(f"this is an offline bundle ({ROOT}): it runs what it carries ({BUNDLE_MANIFEST} lists it) "
+                       f"and builds nothing; `./mvnw {' '.join(args)}` needs a clone with network")
     java_home = java_home or find_java_home()
     command = [MAVEN, "-B"] + (["-q"] if quiet else []) + list(args)
     try:

@@ -1,9 +1,11 @@
-"""Finds a JDK 21+ : JAVA_HOME when it is new enough, else the usual install folders."""
+"""Finds a JDK 21+ : JAVA_HOME when it is new enough, else an offline bundle's own runtime, else the
+usual install folders."""
 import glob
 import os
 import re
 from pathlib import Path
 
+from labkit import ROOT
 from labkit.ground.errors import LabError
 
 MIN_FEATURE = 21
@@ -16,6 +18,8 @@ SEARCH_GLOBS = (
     os.path.expanduser("~/.jdks/*"),
     "/Library/Java/JavaVirtualMachines/*/Contents/Home",
 )
+# The runtime an offline bundle carries (./lab bundle, labkit/bundle/runtime.py); a clone has none.
+BUNDLED_JDK = ROOT / "jdk"
 
 
 def release_feature(text):
@@ -32,11 +36,14 @@ def feature_version(java_home):
     return release_feature(release.read_text(errors="replace"))
 
 
-def find_java_home(environ=os.environ, globs=SEARCH_GLOBS):
-    """JAVA_HOME if it is 21+, else the newest 21+ JDK in the usual folders."""
+def find_java_home(environ=os.environ, globs=SEARCH_GLOBS, bundled=BUNDLED_JDK):
+    """JAVA_HOME if it is 21+, else the bundle's runtime (when the lab runs from one: the JDK its files
+    were built and tested with), else the newest 21+ JDK in the usual folders."""
     configured = environ.get("JAVA_HOME")
     if configured and (feature_version(configured) or 0) >= MIN_FEATURE:
         return Path(configured)
+    if (feature_version(bundled) or 0) >= MIN_FEATURE:
+        return Path(bundled)
     candidates = []
     for pattern in globs:
         for home in glob.glob(pattern):

@@ -1,10 +1,11 @@
 """env.json: the machine, JDK, Payara and tools a run used, so its numbers can be compared."""
+import json
 import shlex
 import subprocess
 import zipfile
 from datetime import datetime, timezone
 
-from labkit import ROOT
+from labkit import BUNDLE_MANIFEST, ROOT, is_bundle
 from labkit.ground.build import PAYARA_MICRO_JARS
 from labkit.ground.jdk import feature_version
 from labkit.ground.machine import (
@@ -32,7 +33,7 @@ def collect(java_home, executables, command_line, cpus=None, modes=()):
         "host": facts(),
         "jdk": _jdk(java_home),
         "payara_micro": _payara_version(),
-        "git": _git(),
+        "git": git_state(),
         "tools": {name: {"path": path, "version": tool_version(name, path)} for name, path in executables.items()},
         # --cpus: which CPUs the server and the load tool were pinned to (null: not pinned).
         "cpus": cpus.to_dict() if cpus else None,
@@ -59,7 +60,8 @@ def where_rows(env, ulimit=False, jdk_home=False):
 def git_row(env):
     """The setup row of the lab's commit, and whether it had uncommitted changes."""
     git = env["git"]
-    return "Git", f"{git.get('commit') or '?'}{' (uncommitted changes)' if git.get('dirty') else ''}"
+    return "Git", (f"{git.get('commit') or '?'}{' (uncommitted changes)' if git.get('dirty') else ''}"
+                   f"{' (run from an offline bundle made there)' if git.get('bundle') else ''}")
 
 
 def payara_text(env):
@@ -86,7 +88,12 @@ def _payara_version(line=6):
         return None
 
 
-def _git():
+def git_state():
+    """The lab's commit and whether it had uncommitted changes (env.json and a bundle's manifest)."""
+    if is_bundle(ROOT):
+        # An offline bundle has no .git: the commit it was made from, as its manifest recorded it.
+        return {**json.loads((ROOT / BUNDLE_MANIFEST).read_text())["git"], "bundle": True}
+
     def git(*arguments):
         try:
             result = subprocess.run(["git", *arguments], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,

@@ -22,6 +22,8 @@ HELIDON_JAR = ROOT / "baselines-helidon" / "target" / "baselines-helidon.jar"
 HELIDON_LIBS = ROOT / "baselines-helidon" / "target" / "libs"
 VERTX_JAR = ROOT / "baselines-vertx" / "target" / "baselines-vertx.jar"
 VERTX_LIBS = ROOT / "baselines-vertx" / "target" / "libs"
+# What the baseline build makes: each jar and the libs/ folder its manifest names.
+BASELINE_ARTIFACTS = (BASELINES_JAR, BASELINES_LIBS, HELIDON_JAR, HELIDON_LIBS, VERTX_JAR, VERTX_LIBS)
 
 
 @dataclass(frozen=True)
@@ -60,8 +62,7 @@ BASELINES = {
 
 def ensure_baselines_built(rebuild=False, log=print):
     """Builds the baseline modules (tests skipped) when a jar is missing or a rebuild is asked for."""
-    missing = [p for p in (BASELINES_JAR, BASELINES_LIBS, HELIDON_JAR, HELIDON_LIBS, VERTX_JAR, VERTX_LIBS)
-               if not p.exists()]
+    missing = [p for p in BASELINE_ARTIFACTS if not p.exists()]
     if missing or rebuild:
         why = "rebuild requested" if rebuild else "missing " + ", ".join(str(m.relative_to(ROOT)) for m in missing)
         log(f"building ({why}): ./mvnw -pl baselines,baselines-helidon,baselines-vertx -am package -DskipTests")

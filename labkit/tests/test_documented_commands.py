@@ -119,6 +119,10 @@ CASES = {
     "./lab hosts up 3 --cpus srv=1,lg1=0": Case("test_hosts_examples"),
     "./lab hosts list": Case("test_hosts_examples"),
     "./lab hosts down": Case("test_hosts_examples"),
+    # docs/commands/bundle.md
+    "./lab bundle": Case(elsewhere="test_bundle_e2e.py makes a bundle and runs a capacity search from it offline"),
+    "./lab bundle --python 3.12": Case(elsewhere="test_bundle_e2e.py makes a bundle with --python, this machine's "
+                                                 "line, and runs a capacity search from it offline"),
     # docs/commands/test.md
     "./lab test --quick": Case(elsewhere=SUITE_ITSELF),
     "./lab test -- -Pbig-pools": Case(elsewhere=SUITE_ITSELF),

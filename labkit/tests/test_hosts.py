@@ -21,6 +21,7 @@ from labkit import ROOT
 from labkit.ground.errors import UsageError
 from labkit.hosts import cluster
 from labkit.hosts.host import LocalHost, SshHost
+from labkit.hosts.java import bundled_jdk_on
 from labkit.hosts.options import parse_host
 from labkit.measure.server_setup import ServerSetup
 
@@ -167,6 +168,32 @@ def test_files_copied_together_go_in_one_copy_and_only_those_that_differ(hosts, 
     digests = srv.run(["sha256sum", *remote]).stdout.split()[::2]
     assert digests == [__import__("hashlib").sha256(f.read_bytes()).hexdigest() for f in files]
     srv.run(["rm", "-rf", f"{srv.workdir}/test-{os.getpid()}"])
+
+
+@needs_root
+def test_a_bundles_jdk_goes_to_a_host_once_per_bundle_whole_or_not_at_all(hosts, tmp_path):
+    srv = hosts["srv"]
+    jdk = tmp_path / "jdk"
+    (jdk / "bin").mkdir(parents=True)
+    (jdk / "bin" / "java").write_text("#!/bin/sh\necho bundled\n")
+    (jdk / "bin" / "java").chmod(0o755)
+    (jdk / "release").write_text('JAVA_VERSION="25.0.3"\n')
+    manifest = tmp_path / "BUNDLE.json"
+    manifest.write_text('{"made_at": "%d"}' % os.getpid())
+    remote = bundled_jdk_on(srv, jdk, manifest)
+    try:
+        assert remote.startswith(f"{srv.workdir}/jdk-")
+        assert srv.run([f"{remote}/bin/java"]).stdout == "bundled\n"  # executable bits kept
+        assert srv.run(["cat", f"{remote}/release"]).stdout == 'JAVA_VERSION="25.0.3"\n'
+        (jdk / "release").write_text('JAVA_VERSION="99"\n')
+        assert bundled_jdk_on(srv, jdk, manifest) == remote  # the same bundle: nothing copied again
+        assert srv.run(["cat", f"{remote}/release"]).stdout == 'JAVA_VERSION="25.0.3"\n'
+        assert srv.run(["sh", "-c", f'ls -d {remote}*']).stdout.split() == [remote]  # no .partial left
+        manifest.write_text('{"made_at": "another bundle"}')
+        other = bundled_jdk_on(srv, jdk, manifest)
+        assert other != remote and srv.run(["cat", f"{other}/release"]).stdout == 'JAVA_VERSION="99"\n'
+    finally:
+        srv.run(["sh", "-c", f'rm -rf {srv.workdir}/jdk-*'])
 
 
 @needs_root

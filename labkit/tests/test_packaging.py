@@ -51,7 +51,9 @@ def test_python_pins_live_in_pyproject_only():
     lab = (ROOT / "lab").read_text()
     assert 'project="$root/pyproject.toml"' in lab and 'sha256sum "$project"' in lab, \
         "./lab refreshes .venv when pyproject.toml changes"
-    assert '-e "$root[test]"' in lab, "./lab installs labkit editable, with the test extra"
+    assert 'extras="[test]"' in lab and '-e "$root$extras"' in lab, "./lab installs labkit editable, with the test extra"
+    # An offline bundle (./lab bundle) installs the same pins, from its own wheels only.
+    assert 'source_args=(--no-index --find-links "$wheels"); extras=""' in lab
 
 
 def test_java_and_python_tests_use_one_selenium():
