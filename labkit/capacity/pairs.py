@@ -101,11 +101,6 @@ def walked_pairs(run):
     return [] if run["config"].get("confirm_walk_steps") is None else paired_ratios(run)
 
 
-def unordered(run):
-    """The pairs whose rounds disagree (rounds_disagree), for the goal table to say so."""
-    return [pair for pair in walked_pairs(run) if rounds_disagree(pair)]
-
-
 def pair_lines(run):
     """report.md's section of paired ratios; [] without a pair (or for a run made before the walk)."""
     pairs = walked_pairs(run)

@@ -12,7 +12,7 @@ import pytest
 
 from labkit import ROOT
 from labkit.load.levels import SleepSpec
-from labkit.capacity.by_goal import by_goal, ranking_turns
+from labkit.capacity.by_goal import by_goal, goal_orders
 from labkit.capacity.goals import LatencyGoal, bracket, goal_limits, latency_goals, settled, verdict_at
 from labkit.capacity.report.markdown import report
 from labkit.capacity.report.rebuild import write_all
@@ -170,46 +170,99 @@ def test_each_round_walks_once_per_goal_from_that_goals_rate(tmp_path):
 
 
 # -- the table, the turn and the report ---------------------------------------------------------------
-def two_goal_run():
+def two_goal_run(rates=None, walked=False):
     """virtual holds more at 150 ms (its p99 is flat), platform-4000 at 300 ms (its p99 stays lower
-    under a looser goal): rounds per goal, confirmed."""
+    under a looser goal): rounds per goal, confirmed. `rates` {(mode, goal_ms): [per round]} replaces
+    the rates; `walked`: each round also missed one step above what it held, as rounds walk today."""
     run = synthetic_run()
     run["config"]["modes"] = ["virtual", "platform-4000"]
     run["config"]["sleeps"][0]["goals_ms"] = [150, 300]
     run["config"]["goals"] = [g.to_dict() for g in latency_goals("p99=+50ms,300ms")]
-    run["config"].update(min_young_gcs=0, max_window_s=120)
+    run["config"].update(min_young_gcs=0, max_window_s=120, confirm_walk_steps=2 if walked else None)
+    rates = rates or {("virtual", 150): [3000] * 3, ("virtual", 300): [3200] * 3,
+                      ("platform-4000", 150): [2000] * 3, ("platform-4000", 300): [4000] * 3}
     points = []
     fast = [120] * 200
-    for mode, at_150, at_300 in (("virtual", 3000, 3200), ("platform-4000", 2000, 4000)):
-        for goal_ms, rate in ((150, at_150), (300, at_300)):
-            search = point(mode, "search", rate, True, fast)
-            search["capacity"]["goal_ms"] = goal_ms
-            points.append(search)
-            for repeat in (1, 2, 3):
-                confirm = point(mode, "confirm", rate, True, fast, repeat=repeat)
-                confirm["capacity"]["goal_ms"] = goal_ms
-                points.append(confirm)
+    for (mode, goal_ms), held in rates.items():
+        search = point(mode, "search", held[0], True, fast)
+        search["capacity"]["goal_ms"] = goal_ms
+        points.append(search)
+        for repeat, rate in enumerate(held, start=1):
+            confirm = point(mode, "confirm", rate, True, fast, repeat=repeat)
+            confirm["capacity"]["goal_ms"] = goal_ms
+            points.append(confirm)
+            if walked:
+                above = point(mode, "confirm", round(rate * 1.05), False, [900] * 200, repeat=repeat)
+                above["capacity"]["goal_ms"] = goal_ms
+                points.append(above)
     run["points"] = points
     return run
 
 
 def test_the_goal_table_takes_each_goal_from_its_own_rounds_and_says_where_the_ranking_turns(tmp_path):
-    run = two_goal_run()
+    run = two_goal_run(walked=True)
     out = write_all(run, tmp_path)
     rows = {(r["mode"], r["goal_ms"]): r for r in out["by_goal"]["rows"]}
     assert rows[("virtual", 150)]["capacity_rps"]["median"] == 3000
     assert rows[("platform-4000", 300)]["capacity_rps"]["median"] == 4000
     assert rows[("virtual", 300)]["how"] == "confirmed"
-    turns = ranking_turns(out["by_goal"]["rows"])
-    assert [(t["leader"], t["overtaken_by"], t["from_goal_ms"], t["to_goal_ms"]) for t in turns] == \
-        [("virtual", "platform-4000", 150, 300)]
+    orders = goal_orders(run)
+    assert [(o["a"], o["b"], o["kind"], o["leaders"]) for o in orders] == \
+        [("virtual", "platform-4000", "turns", [(150, "virtual"), (300, "platform-4000")])]
     text = (tmp_path / "report.md").read_text()
-    assert "## Capacity per goal" in text and "The ranking turns" in text
-    assert "virtual served more at +50ms (150 ms), platform-4000 at 300ms (300 ms)" in text
+    assert "## Capacity per goal" in text
+    assert ("The ranking turns** between virtual and platform-4000: virtual ahead in every round at +50ms (150 ms); "
+            "platform-4000 ahead in every round at 300ms (300 ms).") in text
     assert "capacity-vs-goal.png" in out["charts"].values() and (tmp_path / "capacity-vs-goal.png").stat().st_size
     # The main goal's table is the rounds measured for the main goal only.
     main = {r["mode"]: r for r in out["summary"]}
     assert main["platform-4000"]["capacity_rps"]["median"] == 2000
+
+
+def test_medians_that_swap_with_a_round_against_them_claim_no_turn_and_a_steady_lead_holds(tmp_path):
+    # At 150 ms the medians put virtual ahead (3,000 vs 2,000), but round 3 puts platform-4000 ahead.
+    rates = {("virtual", 150): [3000, 3000, 1800], ("virtual", 300): [3200] * 3,
+             ("platform-4000", 150): [2000] * 3, ("platform-4000", 300): [4000] * 3}
+    run = two_goal_run(rates, walked=True)
+    [order] = goal_orders(run)
+    assert order["kind"] == "open" and order["leaders"] == [(300, "platform-4000")] and order["open"] == [150]
+    text = report(write_all(run, tmp_path))
+    assert "The ranking turns" not in text and "The ranking holds" not in text
+    assert ("The rounds do not say** whether the order of virtual and platform-4000 turns with the goal: "
+            "platform-4000 ahead in every round at 300ms (300 ms); not resolved at +50ms (150 ms)") in text
+    # platform-4000 ahead in every round at both goals: the ranking holds.
+    steady = {("virtual", 150): [1500] * 3, ("virtual", 300): [3200] * 3,
+              ("platform-4000", 150): [2000] * 3, ("platform-4000", 300): [4000] * 3}
+    (tmp_path / "steady").mkdir()
+    text = report(write_all(two_goal_run(steady, walked=True), tmp_path / "steady"))
+    assert ("The ranking holds** between virtual and platform-4000: platform-4000 ahead in every round at "
+            "every goal here.") in text
+    # Rounds not walked in pairs (a run from before the walk) order nothing across goals.
+    (tmp_path / "old").mkdir()
+    text = report(write_all(two_goal_run(steady), tmp_path / "old"))
+    assert "No order across goals** is drawn" in text and "The ranking" not in text
+
+
+def test_a_bracket_above_a_looser_goals_rounds_is_capped_by_them():
+    run = synthetic_run()
+    # A search window at 3,150 req/s met 110 ms (p99 105 ms) although virtual's rounds held 3,000 at 150 ms.
+    lucky = point("virtual", "search", 3150, False, [105] * 200)
+    lucky["capacity"]["passed"] = False
+    run["points"].append(lucky)
+    run["config"].update(min_young_gcs=0, max_window_s=120)
+    rows = {(r["mode"], r["goal_ms"]): r for r in by_goal(run, latency_goals("p99=+50ms,110ms"))["rows"]}
+    tight = rows[("virtual", 110)]
+    assert tight["how"] == "windows" and tight["found_rps"] == 3150
+    assert tight["bound"] == {"goal": "+50ms", "goal_ms": 150, "rps": 3000, "below": False}
+    from labkit.capacity.report.goals_report import goal_cell
+    assert goal_cell(tight) == "≤ 3,000 (the rounds at +50ms; a window met it at 3,150)"
+    # Without the lucky window the bracket (below 1,500, the lowest rate that missed) lies below the
+    # rounds and stands as it is; a confirmed row is never capped.
+    run["points"].remove(lucky)
+    rows = {(r["mode"], r["goal_ms"]): r for r in by_goal(run, latency_goals("p99=+50ms,110ms"))["rows"]}
+    assert rows[("virtual", 110)]["missed_rps"] == 1500 and rows[("virtual", 110)]["bound"] is None
+    assert goal_cell(rows[("virtual", 110)]) == "< 1,500 (windows)"
+    assert rows[("virtual", 150)]["bound"] is None
 
 
 def test_a_goal_whose_rounds_held_the_max_rate_is_reported_as_a_floor(tmp_path):

@@ -6,6 +6,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
+from labkit.capacity.by_goal import value as goal_value  # noqa: E402
 from labkit.capacity.goals import percentile_name  # noqa: E402
 from labkit.capacity.summary import superseded  # noqa: E402
 
@@ -119,9 +120,9 @@ def capacity_vs_goal(run, path):
                 ax.errorbar([r["goal_ms"] for r in confirmed], medians, capsize=3, marker="o", color=color, label=mode,
                             yerr=[[m - r["capacity_rps"]["min"] for m, r in zip(medians, confirmed)],
                                   [r["capacity_rps"]["max"] - m for m, r in zip(medians, confirmed)]])
-            windows = [r for r in mine if not r["capacity_rps"] and r["found_rps"]]
+            windows = [r for r in mine if not r["capacity_rps"] and goal_value(r)]
             if windows:
-                ax.scatter([r["goal_ms"] for r in windows], [r["found_rps"] for r in windows], facecolors="none",
+                ax.scatter([r["goal_ms"] for r in windows], [goal_value(r) for r in windows], facecolors="none",
                            edgecolors=color, s=60, label=None if confirmed else f"{mode} (windows)")
         _finish_panel(ax, low, high, f"{label} goal, ms", "capacity, requests due per second")
     _save(figure, "Capacity against the latency goal (bars: the rounds' min–max; rings: the windows only)", path)
