@@ -30,7 +30,8 @@ from labkit.hosts.jvm import fetch, jcmd, remote_path
 SETTINGS = Path(__file__).resolve().parent / "loomlab.jfc"
 RECORDING = "loomlab-bench"
 EVENTS = ("jdk.GarbageCollection", "jdk.GCHeapSummary", "jdk.GCHeapMemoryUsage", "jdk.VirtualThreadPinned",
-          "jdk.ExecuteVMOperation", "jdk.ZAllocationStall")
+          "jdk.ExecuteVMOperation", "jdk.ZAllocationStall", "jdk.CompilerStatistics")
+JIT_EVENT = "jdk.CompilerStatistics"
 # A window keeps at most this many allocation stalls, the longest: the limit counts those longer than
 # the goal's slack, and 2,000 are 0.5 % (p99's line) of 400,000 requests, more than a window here holds.
 STALLS_KEPT = 2000
@@ -176,6 +177,7 @@ def summarize_events(events, window_start, window_end):
     pinned, pinned_total = 0, 0.0
     vm_operations, vm_longest = 0, (0.0, None)
     stalls = []
+    jit = summarize_jit(events, window_start, window_end)
     for event in events:
         values = event["values"]
         started = epoch_seconds(values["startTime"])
@@ -227,7 +229,29 @@ def summarize_events(events, window_start, window_end):
         # ZGC's allocation stalls (each a thread waiting for memory), longest first, at most STALLS_KEPT.
         "allocation_stalls": {"count": len(stalls), "total_ms": round(sum(stalls), 3),
                               "longest_ms": sorted(stalls, reverse=True)[:STALLS_KEPT]},
+        **({"jit": jit} if jit else {}),
     }
+
+
+def summarize_jit(events, window_start, window_end):
+    """{compiles, compile_ms, seconds, per_second: [[s into the window, compiles, ms]]} of the JIT in
+    [window_start, window_end], from jdk.CompilerStatistics' running totals: the last reading at or
+    before the window's start (else its first inside) against the last inside; None without two
+    readings (a recording made before the event was enabled)."""
+    readings = sorted((epoch_seconds(e["values"]["startTime"]), e["values"]) for e in events if e["type"] == JIT_EVENT)
+    before = [r for r in readings if r[0] <= window_start]
+    inside = [r for r in readings if window_start < r[0] <= window_end]
+    series = before[-1:] + inside
+    if len(series) < 2:
+        return None
+    per_second = []
+    for (_, earlier), (at, later) in zip(series, series[1:]):
+        per_second.append([round(at - window_start, 1), later["compileCount"] - earlier["compileCount"],
+                           round((iso_duration_s(later["totalTimeSpent"]) - iso_duration_s(earlier["totalTimeSpent"])) * 1000)])
+    first, last = series[0], series[-1]
+    return {"compiles": last[1]["compileCount"] - first[1]["compileCount"],
+            "compile_ms": round((iso_duration_s(last[1]["totalTimeSpent"]) - iso_duration_s(first[1]["totalTimeSpent"])) * 1000),
+            "seconds": round(last[0] - first[0], 1), "per_second": per_second}
 
 
 def young_collections(gc_names):

@@ -34,9 +34,14 @@ crossed are named beside it, as they may have added to it):
 - pinning: virtual threads pinned to their carrier (JFR jdk.VirtualThreadPinned) for a sizeable
   part of the window;
 - locks: contended monitor enters (JFR, recorded with --jfr-locks);
-- JIT: the window's server was not warm (the session's first window, after a warm-up that ended at its cap).
+- JIT: the window's server was still compiling: more methods a second than a settled warm-up allows
+  (steadiness.JIT_QUIET_PER_S; JFR's jdk.CompilerStatistics across the window, with the compile time
+  and the second most of it fell in), or the session's first window after a warm-up that ended at
+  its cap. The compiler threads share the server's CPUs with the requests.
 A check whose figures the record does not hold is "not recorded", never "not crossed".
 """
+
+from labkit.measure.steadiness import JIT_QUIET_PER_S  # one rule for a warm-up and a window
 
 # The server counts as CPU-bound at this share of the cores it may use: on one pinned CPU the
 # windows that missed had a median of 0.67 and a 90th percentile of 0.89 busy cores, those that met
@@ -101,10 +106,7 @@ def window_limits(record, goal_ms=None, percentile="p99", service_ms=None, serve
         "cpu": _cpu(record, server_cpus),
         "pinning": _pinning(record, window_s),
         "locks": _locks(record, window_s),
-        "jit": None if warm is None else {"crossed": not warm, "evidence": {"warm": warm},
-                                          "words": "the server was not warm: its warm-up ended at its cap "
-                                                   "(--warmup-max) before its throughput and the JIT settled"
-                                                   if not warm else "warm"},
+        "jit": _jit(record, warm, server_cpus),
     }
     recorded = {name: checks[name] for name in CHECK_ORDER if checks.get(name) is not None}
     crossed = [name for name, check in recorded.items() if check["crossed"]]
@@ -317,6 +319,34 @@ def _pinning(record, window_s):
     return {"crossed": crossed, "evidence": {"events": jfr["pinned_events"], "total_ms": pinned_ms,
                                              "share_of_window": round(share, 5)},
             "words": f"{jfr['pinned_events']:,} pinned virtual threads, {pinned_ms:,.0f} ms in all"}
+
+
+def _jit(record, warm, server_cpus):
+    """Still compiling (JFR's compile totals across the window) or not warm (its warm-up ended at its
+    cap); None when neither was recorded."""
+    jit = (record.get("jfr") or {}).get("jit")
+    if jit is None and warm is None:
+        return None
+    evidence, words, crossed = {}, [], False
+    if jit and jit.get("seconds"):
+        per_s = jit["compiles"] / jit["seconds"]
+        cpus = server_cpus or ((record.get("resources") or {}).get("machine") or {}).get("cpus") or 1
+        share = jit["compile_ms"] / (jit["seconds"] * 1000 * cpus)
+        busiest = max(jit.get("per_second") or [[0, 0, 0]], key=lambda second: second[2])
+        crossed = per_s > JIT_QUIET_PER_S
+        evidence.update(compiles=jit["compiles"], compiles_per_s=round(per_s, 2), compile_ms=jit["compile_ms"],
+                        share_of_cores=round(share, 4), busiest_second=busiest)
+        words.append(f"the JIT compiled {jit['compiles']:,} methods in the window ({per_s:.1f}/s; a settled warm-up "
+                     f"compiles at most {JIT_QUIET_PER_S:g}/s), {jit['compile_ms']:,} ms of compile time "
+                     f"({share * 100:.1f} % of its {cpus} core{'s' if cpus != 1 else ''})"
+                     + (f", {busiest[2]:,} ms of it in the second ending {busiest[0]:g} s in" if busiest[2] else ""))
+    if warm is not None:
+        evidence["warm"] = warm
+        crossed = crossed or not warm
+        if not warm:
+            words.append("the server was not warm: its warm-up ended at its cap (--warmup-max) before its "
+                         "throughput and the JIT settled")
+    return {"crossed": crossed, "evidence": evidence, "words": "; ".join(words) or "warm"}
 
 
 def _locks(record, window_s):

@@ -484,6 +484,23 @@ def test_jfr_events_count_only_inside_the_window():
     assert summary["pinned_events"] == 1
     assert summary["vm_operations"] == 2
     assert (summary["vm_operation_max"], summary["vm_operation_max_ms"]) == ("HandshakeAllThreads", pytest.approx(40.0))
+    assert "jit" not in summary   # no compiler readings: not recorded
+
+
+def test_the_jits_work_in_a_window_is_the_difference_of_its_running_totals_across_it():
+    start = epoch_seconds("2026-01-01T10:00:00.000000000Z")
+
+    def reading(at, compiles, total_s):
+        return {"type": "jdk.CompilerStatistics", "values": {"startTime": f"2026-01-01T10:00:{at:09.6f}Z",
+                                                              "compileCount": compiles, "totalTimeSpent": f"PT{total_s}S"}}
+    # Readings once a second; the window is [1.2, 4.2]: the reading at 1.0 opens it, 5.0 is after it.
+    events = [reading(0.0, 900, 9.0), reading(1.0, 1000, 10.0), reading(2.0, 1100, 10.9), reading(3.0, 1110, 11.0),
+              reading(4.0, 1112, 11.02), reading(5.0, 5000, 99.0)]
+    jit = summarize_events(events, start + 1.2, start + 4.2)["jit"]
+    assert (jit["compiles"], jit["compile_ms"], jit["seconds"]) == (112, 1020, 3.0)
+    assert jit["per_second"] == [[0.8, 100, 900], [1.8, 10, 100], [2.8, 2, 20]]
+    # One reading is not a difference: not recorded.
+    assert "jit" not in summarize_events(events[:1], start - 1, start + 0.5)
 
 
 def _frame(owner, method, line):

@@ -55,12 +55,17 @@ def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
         assert point["resources"]["server"]["cpu_cores"] > 0
         # The server's JFR recording was read for the window, and its dump not kept.
         assert point["jfr"]["available"] and point["jfr"]["gc_count"] >= 0, point["jfr"]
+        # The JIT's running totals were read across the window: a reading a second, so a 3 s window has
+        # at least 2 seconds of them, and a fresh JVM under load compiles something in the first.
+        jit = point["jfr"]["jit"]
+        assert jit["seconds"] >= 2 and len(jit["per_second"]) >= 2 and jit["compiles"] >= 0 and jit["compile_ms"] >= 0
         assert not (out / "raw" / f"{point['id']}.jfr").exists()
         assert point["full_gc_after"] is True  # every window starts from the same heap
         assert point["client_sockets"]["time_wait_at_start"] is not None
         histogram = gzip.decompress((out / point["files"]["hgrm"]).read_bytes()).decode()
         assert "Percentile" in histogram and "#[Max" in histogram
     row = run["summary"][0]
+    assert sum(p["jfr"]["jit"]["compiles"] for p in run["points"]) > 0
     assert row["search"]["found_rps"] == 100 and row["search"]["missed_rps"] is None
     assert row["capacity_rps"]["median"] == 100 and row["capacity_rps"]["n"] == 2
     assert row["at_capacity"]["latency_ms"]["count"] == sum(p["load"]["responses"] for p in confirms

@@ -178,6 +178,32 @@ def test_a_window_on_an_unsettled_server_names_the_jit():
     assert limits_of(window(), warm=True)["limit"] == NONE_FOUND
 
 
+def compiling(compiles, compile_ms, per_second=()):
+    record = window()
+    record["jfr"] = {**record["jfr"], "jit": {"compiles": compiles, "compile_ms": compile_ms, "seconds": 30.0,
+                                              "per_second": [list(s) for s in per_second]}}
+    return record
+
+
+def test_a_window_whose_server_still_compiles_faster_than_a_settled_warm_up_names_the_jit():
+    # 6/s, above the warm-up's quiet line of 5/s; 2.4 s of compile time, 1.9 s of it in one second.
+    limits = limits_of(compiling(180, 2400, [(2.0, 150, 1900), (3.0, 30, 500)]))
+    assert limits["limit"] == "jit"
+    check = limits["checks"]["jit"]
+    assert check["evidence"]["compiles_per_s"] == 6.0 and check["evidence"]["share_of_cores"] == 0.08
+    assert check["evidence"]["busiest_second"] == [2.0, 150, 1900]
+    assert ("the JIT compiled 180 methods in the window (6.0/s; a settled warm-up compiles at most 5/s), "
+            "2,400 ms of compile time (8.0 % of its 1 core), 1,900 ms of it in the second ending 2 s in") in check["words"]
+    # 4/s is the tail of a warm server: recorded, not crossed; and it leaves "none found" standing.
+    quiet = limits_of(compiling(120, 300))
+    assert quiet["limit"] == NONE_FOUND and quiet["checks"]["jit"]["crossed"] is False
+    assert "jit" not in quiet["not_recorded"]
+    # A later check never hides an earlier one: a full CPU leads, the JIT is named beside it.
+    busy = compiling(600, 9000)
+    busy["resources"]["server"]["cpu_cores"] = 0.95
+    assert limits_of(busy)["limit"] == "cpu" and limits_of(busy)["also"] == ["jit"]
+
+
 def test_figures_the_record_lacks_are_not_recorded_never_not_crossed():
     bare = {"rate": 100, "max_concurrent": 4000, "flags": [], "window": {"wall_s": 10}}
     limits = window_limits(bare, goal_ms=150.0, service_ms=100.0)
