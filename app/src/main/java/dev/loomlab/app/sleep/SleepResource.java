@@ -2,6 +2,7 @@ package dev.loomlab.app.sleep;
 
 import dev.loomlab.api.SleepGauge;
 import dev.loomlab.api.SleepRequest;
+import dev.loomlab.api.Slept;
 import dev.loomlab.app.api.JsonBuilders;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -30,21 +31,12 @@ public class SleepResource {
     @Produces(MediaType.APPLICATION_JSON)
     public JsonObject sleep(@QueryParam("ms") String ms, @QueryParam("min") String min,
                             @QueryParam("max") String max, @QueryParam("depth") String depth) throws InterruptedException {
-        SleepRequest request = SleepRequest.parse(ms, min, max, depth);
-        int sleptMs = request.drawMs();
-        int reached;
-        gauge.enter();
-        try {
-            reached = SleepRequest.descendThenSleep(request.depth(), sleptMs);
-        } finally {
-            gauge.leave();
-        }
-        Thread thread = Thread.currentThread();
+        Slept slept = Slept.block(SleepRequest.parse(ms, min, max, depth), gauge);
         return JsonBuilders.object()
-                .add("virtual", thread.isVirtual())
-                .add("thread", thread.getName())
-                .add("sleptMs", sleptMs)
-                .add("depth", reached)
+                .add("virtual", slept.virtual())
+                .add("thread", slept.thread())
+                .add("sleptMs", slept.sleptMs())
+                .add("depth", slept.depth())
                 .build();
     }
 }

@@ -8,6 +8,7 @@ import dev.loomlab.api.ServerDescription;
 import dev.loomlab.api.ServerInfo;
 import dev.loomlab.api.SleepGauge;
 import dev.loomlab.api.SleepRequest;
+import dev.loomlab.api.Slept;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
@@ -144,21 +145,12 @@ public final class LabApi {
     }
 
     private ApiResponse sleep(QueryParameters query) throws InterruptedException {
-        SleepRequest request = SleepRequest.parse(query);
-        int sleptMs = request.drawMs();
-        int reached;
-        gauge.enter();
-        try {
-            reached = SleepRequest.descendThenSleep(request.depth(), sleptMs);
-        } finally {
-            gauge.leave();
-        }
-        Thread thread = Thread.currentThread();
+        Slept slept = Slept.block(SleepRequest.parse(query), gauge);
         return ApiResponse.ok(Json.object()
-                .add("virtual", thread.isVirtual())
-                .add("thread", thread.getName())
-                .add("sleptMs", sleptMs)
-                .add("depth", reached));
+                .add("virtual", slept.virtual())
+                .add("thread", slept.thread())
+                .add("sleptMs", slept.sleptMs())
+                .add("depth", slept.depth()));
     }
 
     /** The WAR's {@code /api/info} plus which server this is; no virtual pools (they exist only inside Payara). */
