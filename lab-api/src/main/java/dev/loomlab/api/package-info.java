@@ -6,6 +6,8 @@
  *   <li>parameters: {@link dev.loomlab.api.QueryParameters} (query string and integer rules),
  *       {@link dev.loomlab.api.SleepRequest}, {@link dev.loomlab.api.FanoutRequest}, their caps in
  *       {@link dev.loomlab.api.Limit}, and the 400 they raise, {@link dev.loomlab.api.BadParameterException};</li>
+ *   <li>the blocking sleep itself: {@link dev.loomlab.api.Slept#block}, what every server whose request
+ *       threads may block answers with (the Vert.x event loop schedules a timer instead);</li>
  *   <li>info: {@link dev.loomlab.api.ServerInfo} (every field name of {@code /api/info}),
  *       {@link dev.loomlab.api.SleepGauge}, {@link dev.loomlab.api.VirtualPoolMBeans} (the
  *       virtual-pool jar's counters over JMX), {@link dev.loomlab.api.ServerDescription};</li>
