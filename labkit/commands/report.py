@@ -73,7 +73,8 @@ def _rebuild_bench(run, out_dir, goals=None):
 
 
 def _rebuild_capacity(run, out_dir, goals=None):
-    from labkit.capacity.report.rebuild import write_all
+    from labkit.capacity.report.rebuild import full_cpu_from_samples, write_all
+    full_cpu_from_samples(run, out_dir)
     write_all(run, out_dir, goals, record=False)
     return f"{len(run['points'])} windows, charts: {', '.join(run['charts']) or 'none'}"
 

@@ -123,9 +123,24 @@ def limit_words(limits):
     """One line: the limit and its figures, the others crossed after it; "none found" said plainly."""
     if limits["limit"] == NONE_FOUND:
         return (f"none found: no check crossed its threshold ({', '.join(limits['checks'])} checked"
-                + (f"; not recorded: {', '.join(limits['not_recorded'])}" if limits["not_recorded"] else "") + ")")
+                + (f"; not recorded: {', '.join(limits['not_recorded'])}" if limits["not_recorded"] else "") + ")"
+                + _beneath_the_lines(limits["checks"]))
     named = [limits["limit"], *limits["also"]]
     return "; ".join(f"{name}: {limits['checks'][name]['words']}" for name in named)
+
+
+def _beneath_the_lines(checks):
+    """What a window with no limit found still showed below the lines: stretches of full CPU (an
+    average under its line hides them) and the JIT's compiling, as evidence for the reader."""
+    seen = []
+    full = ((checks.get("cpu") or {}).get("evidence") or {}).get("full") or {}
+    if full.get("longest"):
+        seen.append(f"the CPU full for {full['seconds']:.1f} s, the longest stretch "
+                    f"{full['longest'][0]:.1f}–{full['longest'][1]:.1f} s in")
+    jit = (checks.get("jit") or {}).get("evidence") or {}
+    if jit.get("compiles"):
+        seen.append(f"the JIT compiling {jit['compiles']:,} methods, {jit['compile_ms']:,} ms")
+    return f"; below the lines: {'; '.join(seen)}" if seen else ""
 
 
 # ---- the checks: each None when the record lacks its figures ------------------------------------
@@ -304,9 +319,14 @@ def _cpu(record, server_cpus):
              + (f"; on top of its {profile['samples']:,} JFR execution samples: "
                 + ", ".join(f"{entry['frame']} {entry['share'] * 100:.0f} %" for entry in top[:PROFILE_FRAMES])
                 if top else ""))
+    full = server.get("cpu_full") or {}
+    if full.get("longest"):
+        words += (f"; full for {full['seconds']:.1f} s of the window, the longest stretch "
+                  f"{full['longest'][0]:.1f}–{full['longest'][1]:.1f} s in")
     return {"crossed": crossed, "evidence": {"server_cores": server["cpu_cores"], "cpus": cpus, "steal_share": steal,
                                              "machine_saturated": saturated,
-                                             **({"profile_top": top} if top else {})}, "words": words}
+                                             **({"profile_top": top} if top else {}),
+                                             **({"full": full} if full else {})}, "words": words}
 
 
 def _pinning(record, window_s):

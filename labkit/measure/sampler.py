@@ -19,6 +19,10 @@ from labkit.ground.machine import process_cpus
 from labkit.ground.proc import cpus_times, read_cpu_times
 
 CPU_COUNT = os.cpu_count() or 1
+# A sample interval in which the server's process used this share of the CPUs it may run on (steal
+# counted as used) had them full: a window's average hides stretches of seconds at full CPU, in which
+# requests queue as behind a pause.
+CPU_FULL_SHARE = 0.95
 
 
 @dataclass(frozen=True)
@@ -184,6 +188,9 @@ def summarize(samples, driver_cpu_s=None):
             "threads_avg": round(sum(r.threads for r in servers) / len(servers), 1),
             "threads_max": max(r.threads for r in servers),
         }
+        full = cpu_full(samples)
+        if full is not None:
+            summary["server"]["cpu_full"] = full
     if driver_cpu_s is None and len(drivers) >= 2:
         driver_cpu_s = drivers[-1].cpu_s - drivers[0].cpu_s
     if driver_cpu_s is not None:
@@ -211,6 +218,28 @@ def summarize(samples, driver_cpu_s=None):
             stolen = _delta(first.server_cpus_steal_s, last.server_cpus_steal_s)
             summary["machine"]["server_cpus_steal_share"] = round(stolen / server_total, 3)
     return summary
+
+
+def cpu_full(samples):
+    """{seconds, longest: [from, to] s after the first sample} of the intervals in which the server
+    had the CPUs it may run on full (CPU_FULL_SHARE), or None when the samples lack those CPUs' time
+    (samples of a remote server, or written before it was read)."""
+    seconds, longest, run_start = 0.0, None, None
+    for before, after in zip(samples, samples[1:]):
+        total = _delta(before.server_cpus_total_s, after.server_cpus_total_s)
+        if not total or before.server is None or after.server is None:
+            return None
+        used = after.server.cpu_s - before.server.cpu_s + (_delta(before.server_cpus_steal_s, after.server_cpus_steal_s) or 0)
+        if used / total >= CPU_FULL_SHARE:
+            seconds += after.t - before.t
+            run_start = before.t if run_start is None else run_start
+            if longest is None or after.t - run_start > longest[1] - longest[0]:
+                longest = (run_start, after.t)
+        else:
+            run_start = None
+    origin = samples[0].t
+    return {"seconds": round(seconds, 2),
+            "longest": [round(longest[0] - origin, 2), round(longest[1] - origin, 2)] if longest else None}
 
 
 def _delta(first, last):

@@ -28,6 +28,7 @@ from labkit.measure.session import measured_resources, phase_at, steady_window
 from labkit.measure.sampler import (
     ProcessReading,
     Sample,
+    cpu_full,
     process_running,
     read_process,
     read_samples_csv,
@@ -442,6 +443,25 @@ def test_steady_window_resources_come_from_the_samples_inside_it_only():
     assert summary["window_t_s"] == [5.0, 10.0]
     # The whole run's figures would carry the ramp.
     assert summarize_samples(ramp_then_steady_samples())["server"]["threads_max"] == 900
+
+
+def test_stretches_of_full_cpu_are_the_half_seconds_at_95_percent_of_the_servers_cpus_with_steal():
+    # A server on one CPU at 0.6 of it, full from 1.0 to 2.5 s (0.5 s of it by steal) and at 2.0–3.0 s
+    # of a 4 s window; the window's average hides it.
+    used = [0.3, 0.3, 0.5, 0.4, 0.3, 0.5, 0.3, 0.3]          # CPU s per 0.5 s interval
+    stolen = [0.0, 0.0, 0.0, 0.1, 0.2, 0.0, 0.0, 0.0]
+    samples, cpu, steal = [], 0.0, 0.0
+    for i in range(len(used) + 1):
+        samples.append(Sample(t=i * 0.5, server=ProcessReading(cpu, 1, 1, 1, None), driver=None, machine_busy_s=0,
+                              machine_total_s=0, machine_steal_s=None, server_cpus_steal_s=steal,
+                              server_cpus_total_s=i * 0.5))
+        if i < len(used):
+            cpu, steal = cpu + used[i], steal + stolen[i]
+    assert cpu_full(samples) == {"seconds": 2.0, "longest": [1.0, 3.0]}
+    assert summarize_samples(samples)["server"]["cpu_full"] == {"seconds": 2.0, "longest": [1.0, 3.0]}
+    # Without the CPUs' own time (a remote server's samples, or older CSVs) it is not recorded.
+    bare = [Sample(t=s.t, server=s.server, driver=None, machine_busy_s=0, machine_total_s=0) for s in samples]
+    assert cpu_full(bare) is None and "cpu_full" not in summarize_samples(bare)["server"]
 
 
 def test_a_steady_spec_maps_its_epoch_window_onto_the_sampler_clock_and_ignores_the_runs_rusage():

@@ -185,6 +185,18 @@ def compiling(compiles, compile_ms, per_second=()):
     return record
 
 
+def test_a_window_with_no_limit_found_says_what_it_showed_below_the_lines():
+    record = compiling(120, 300)
+    record["resources"]["server"]["cpu_full"] = {"seconds": 2.5, "longest": [1.0, 3.0]}
+    limits = limits_of(record)
+    assert limits["limit"] == NONE_FOUND
+    assert limit_words(limits).endswith("; below the lines: the CPU full for 2.5 s, the longest stretch 1.0–3.0 s "
+                                        "in; the JIT compiling 120 methods, 300 ms")
+    assert "full for 2.5 s of the window, the longest stretch 1.0–3.0 s in" in limits["checks"]["cpu"]["words"]
+    # A window that never had its CPU full says nothing of it.
+    assert "below the lines" not in limit_words(limits_of(window()))
+
+
 def test_a_window_whose_server_still_compiles_faster_than_a_settled_warm_up_names_the_jit():
     # 6/s, above the warm-up's quiet line of 5/s; 2.4 s of compile time, 1.9 s of it in one second.
     limits = limits_of(compiling(180, 2400, [(2.0, 150, 1900), (3.0, 30, 500)]))

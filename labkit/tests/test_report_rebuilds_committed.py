@@ -39,6 +39,24 @@ def test_lab_report_rebuilds_a_committed_folder_byte_for_byte(tmp_path, capsys, 
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_a_committed_run_gets_its_full_cpu_stretches_from_its_samples(tmp_path, capsys):
+    """limits/s100-g1 was recorded before windows held their full-CPU stretches: `./lab report` reads
+    them from the committed /proc samples, so `virtual`'s "none found" says what showed below the lines;
+    without the samples it says nothing of them."""
+    copy = tmp_path / "folder"
+    shutil.copytree(RESULTS / "limits" / "s100-g1", copy)
+    assert main(["report", str(copy)]) == 0
+    line = next(l for l in (copy / "report.md").read_text().splitlines() if "(window 026-virtual" in l)
+    assert line.endswith("none found: no check crossed its threshold (load-tool, pool, sockets, gc-old, gc-young, "
+                         "gc-stall, cpu, pinning checked; not recorded: locks, jit); below the lines: the CPU full "
+                         "for 2.5 s, the longest stretch 1.0–3.0 s in"), line
+    shutil.rmtree(copy / "samples")
+    assert main(["report", str(copy)]) == 0
+    line = next(l for l in (copy / "report.md").read_text().splitlines() if "(window 026-virtual" in l)
+    assert "below the lines" not in line
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_lab_report_never_rewrites_the_record_it_reads(tmp_path, capsys):
     """A record without a field the code now derives (here the capacity's limit, made after the run)
     gets it in report.md, computed in memory; the record itself stays byte for byte as it was, and no

@@ -2,9 +2,11 @@
 table per goal), results.csv, the charts, results.json, report.md, report.html. CapacityRecorder.finish
 writes them at the end of a run and `./lab report DIR` writes them again from results.json alone."""
 import json
+from pathlib import Path
 
 from labkit.measure.report_files import links_that_resolve
-from labkit.measure.results import write_csv
+from labkit.measure.results import stored_file, write_csv
+from labkit.measure.sampler import cpu_full, read_samples_csv
 from labkit.capacity.by_goal import by_goal, run_goals
 from labkit.capacity.summary import summarize
 from labkit.capacity.report.charts import write_charts
@@ -37,6 +39,25 @@ CSV_COLUMNS = (
     ("ceiling_rps", ("derived", "ceiling_rps")), ("flags", ("flags",)), ("hgrm", ("files", "hgrm")),
     ("failure", ("failure",)),
 )
+
+
+def full_cpu_from_samples(run, out_dir):
+    """Gives each window that ran before its full-CPU stretches were recorded the figure from its /proc
+    samples (raw/ of a run, samples/ as committed), in memory: `./lab report` names them for older runs."""
+    for point in run["points"]:
+        resources = point.get("resources") or {}
+        server, span = resources.get("server"), resources.get("window_t_s")
+        samples = (point.get("files") or {}).get("samples")
+        if not server or "cpu_full" in server or not span or not samples:
+            continue
+        name = Path(samples).name
+        path = stored_file(Path(out_dir) / "raw", name) or stored_file(Path(out_dir) / "samples", name)
+        if path is None:
+            continue
+        inside = [s for s in read_samples_csv(path) if span[0] <= s.t <= span[1]]
+        full = cpu_full(inside) if len(inside) >= 2 else None
+        if full is not None:
+            server["cpu_full"] = full
 
 
 def write_all(run, out_dir, goals=None, record=True):
