@@ -78,13 +78,13 @@ def _looser_bound(row, rows):
               and (r["mode"], r["sleep_min_ms"], r["sleep_max_ms"]) == (row["mode"], row["sleep_min_ms"], row["sleep_max_ms"])]
     if not looser:
         return None
-    tightest = min(looser, key=lambda r: r["capacity_rps"]["median"])
-    rps = tightest["capacity_rps"]["median"]
+    lowest = min(looser, key=lambda r: r["capacity_rps"]["median"])
+    rps = lowest["capacity_rps"]["median"]
     above = row["found_rps"] if row["found_rps"] is not None else row["missed_rps"]
     if above is not None and rps >= above:
         return None
-    return {"goal": tightest["goal"], "goal_ms": tightest["goal_ms"], "rps": rps,
-            "below": bool(tightest["capacity_rps"].get("median_below"))}
+    return {"goal": lowest["goal"], "goal_ms": lowest["goal_ms"], "rps": rps,
+            "below": bool(lowest["capacity_rps"].get("median_below"))}
 
 
 def value(row):
