@@ -4,7 +4,7 @@ import shutil
 from pathlib import Path
 
 from labkit import ROOT
-from labkit.ground.build import PAYARA_MICRO_JARS, POOL_JARS, WAR
+from labkit.ground.build import BENCHMARKS_JAR, PAYARA_MICRO_JARS, POOL_JARS, WAR
 from labkit.load.drivers.base import TOOLS_BIN
 from labkit.servers.baselines import BASELINE_ARTIFACTS
 
@@ -16,8 +16,9 @@ SOURCES = ("lab", "pyproject.toml", "README.md", "LICENSE", "labkit")
 CONFIGS = ("domain-config", "pom.xml")
 # A user reads these where the bundle runs.
 DOCS = ("docs/commands", "docs/on-real-hosts.md")
-# What the Maven build made: the WAR, each pool library, a Payara Micro jar per line, the baselines.
-ARTIFACTS = (WAR, *POOL_JARS.values(), *PAYARA_MICRO_JARS.values(), *BASELINE_ARTIFACTS)
+# What the Maven build made: the WAR, each pool library, a Payara Micro jar per line, the baselines,
+# and micro/'s jar (./lab memory's experiment, ./lab micro's benchmarks).
+ARTIFACTS = (WAR, *POOL_JARS.values(), *PAYARA_MICRO_JARS.values(), *BASELINE_ARTIFACTS, BENCHMARKS_JAR)
 # The load tools carried: static Go binaries, so they run on any x86-64 Linux. ab and wrk are
 # the distribution's packages, linked against its libraries: a bundle leaves them to the machine.
 TOOLS = ("vegeta", "bombardier")

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 from labkit import BUNDLE_MANIFEST, __version__
 from labkit.bundle import contents, runtime, wheels
-from labkit.ground.build import ensure_built, pom_property
+from labkit.ground.build import ensure_benchmarks_jar, ensure_built, pom_property
 from labkit.ground.errors import LabError
 from labkit.ground.machine import jdk_release
 from labkit.load.drivers import DRIVERS
@@ -26,6 +26,7 @@ def make_bundle(out_dir, java_home, pythons=wheels.PYTHONS, log=print):
     """Writes out_dir/loomlab-VERSION-linux-x86_64.tar.gz; returns its path and the manifest."""
     ensure_built(log=log)
     ensure_baselines_built(log=log)
+    ensure_benchmarks_jar(log=log)
     executables = ensure_tools(contents.TOOLS, log=log)
     name = bundle_name()
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -1,8 +1,7 @@
-"""./lab memory: what a parked platform or virtual thread costs (the baselines' thread-memory experiment)."""
+"""./lab memory: what a parked platform or virtual thread costs (micro/'s thread-memory experiment)."""
 import time
 
 from labkit import ROOT
-from labkit.servers.baselines import ensure_baselines_built
 from labkit.ground.errors import LabError, UsageError
 from labkit.ground.jdk import find_java_home
 from labkit.memory import runner as memory
@@ -41,7 +40,7 @@ def run(args):
     if args.sweep:
         return run_sweep(args, java_home)
     point = memory.Point(args.virtual, args.threads, args.depth, memory.check_xss(args.xss))
-    ensure_baselines_built()
+    memory.ensure_benchmarks_jar()
     cmd = memory.command(point, java_home, json_output=False, hold_seconds=args.hold_seconds)
     log_dir = ROOT / ".lab" / "memory"
     log_dir.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from labkit.ground.arguments import decimal_number, whole_number
+from labkit.ground.build import ensure_benchmarks_jar
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home
 from labkit.ground.machine import normalize_facts
@@ -124,7 +125,7 @@ def run_jmh(args):
     for spec in profilers:
         extra += ["-prof", spec]
     java_home, java = _java()
-    jar = common.ensure_benchmarks_jar(args.rebuild)
+    jar = ensure_benchmarks_jar(args.rebuild)
     preset = jmh.QUICK if args.quick else jmh.STANDARD
     kind = "-".join(["jmh", *args.prof]) + ("-" + args.mode if args.mode else "")
     run_dir = common.new_run_dir(kind, args.out)
@@ -145,7 +146,7 @@ def run_jmh(args):
 def run_ring(args):
     passes = args.passes or (RING_QUICK_PASSES if args.quick else 1_000_000)
     java_home, java = _java()
-    jar = common.ensure_benchmarks_jar(args.rebuild)
+    jar = ensure_benchmarks_jar(args.rebuild)
     preset = jmh.QUICK if args.quick else RING_PRESET
     kind = "ring" + ("-quick" if args.quick else "")
     run_dir = common.new_run_dir(kind, args.out)
@@ -170,7 +171,7 @@ def run_echo(args):
         duration_s=args.duration or (5.0 if args.quick else 10.0), latency_ms=args.latency_ms,
         message_size=args.message_size, port=args.port, client_nofile=args.client_nofile)
     java_home, java = _java()
-    jar = common.ensure_benchmarks_jar(args.rebuild)
+    jar = ensure_benchmarks_jar(args.rebuild)
     run_dir = common.new_run_dir("echo" + ("-quick" if args.quick else ""), args.out)
     machine = common.describe_machine(java_home)
     cpu = common.CpuMeter()

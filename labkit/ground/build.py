@@ -15,6 +15,8 @@ POOL_JARS = {"virtual-pool": VIRTUAL_POOL_JAR, "grizzly5-pool": GRIZZLY5_POOL_JA
 # Payara line the lab runs (<payara.version> and <payara7.version>).
 PAYARA_MICRO_JARS = {6: ROOT / "target" / "payara-micro.jar", 7: ROOT / "target" / "payara-micro-7.jar"}
 PAYARA_MICRO_JAR = PAYARA_MICRO_JARS[6]
+# micro/'s one jar: JMH's benchmarks, the ring and echo experiments, and ./lab memory's experiment.
+BENCHMARKS_JAR = ROOT / "micro" / "target" / "benchmarks.jar"
 # The Maven wrapper at the root: the Maven release of .mvn/wrapper/maven-wrapper.properties, fetched
 # from Maven Central once, whatever Maven the machine has (or none). Relative: commands run at ROOT.
 MAVEN = "./mvnw"
@@ -63,3 +65,18 @@ def pom_property(name):
     if not value:
         raise LabError(f"pom.xml has no <{name}> property")
     return value.strip()
+
+
+def _say(message):
+    print(message, flush=True)
+
+
+def ensure_benchmarks_jar(rebuild=False, log=_say):
+    """Builds micro/target/benchmarks.jar (tests skipped) when it is missing or a rebuild is asked for."""
+    if rebuild or not BENCHMARKS_JAR.exists():
+        # -am: the jar holds lab-api (the memory experiment's JSON), built here rather than fetched.
+        log("building micro/target/benchmarks.jar: ./mvnw -pl micro -am package -DskipTests")
+        mvn(["-pl", "micro", "-am", "package", "-DskipTests"])
+    if not BENCHMARKS_JAR.exists():
+        raise LabError(f"the build did not produce {BENCHMARKS_JAR}")
+    return BENCHMARKS_JAR

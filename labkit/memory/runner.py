@@ -1,6 +1,6 @@
 """The thread-memory experiment, run as separate JVMs: one run, or a sweep with a table and a chart.
 
-Each point is a fresh `java -jar baselines.jar memory ... --json` so no run inherits another's heap
+Each point is a fresh `java -cp benchmarks.jar dev.loomlab.micro.memory.ThreadMemoryExperiment ... --json` so no run inherits another's heap
 or stacks. Counts are bounded so a sweep cannot starve the machine: platform threads share the
 kernel's pid_max with every process, and parked virtual threads hold their stacks on a capped heap.
 """
@@ -11,12 +11,14 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from labkit.servers.baselines import BASELINES_JAR, ensure_baselines_built
+from labkit.ground.build import BENCHMARKS_JAR, ensure_benchmarks_jar
 from labkit.ground.errors import LabError, UsageError
 from labkit.ground.jdk import find_java_home, java_env
 from labkit.ground.machine import facts, jdk_release
 from labkit.ground.process import spawn, stop, tail
 
+# The experiment's main class in micro/'s jar.
+EXPERIMENT = "dev.loomlab.micro.memory.ThreadMemoryExperiment"
 # Every run gets the same heap ceiling, whatever the machine's RAM: comparable and bounded.
 HEAP = "-Xmx4g"
 POINT_TIMEOUT_SECONDS = 300
@@ -69,7 +71,7 @@ def command(point, java_home, json_output=True, hold_seconds=0):
     cmd = [str(Path(java_home) / "bin" / "java"), HEAP]
     if point.xss:
         cmd.append(f"-Xss{point.xss}")
-    cmd += ["-jar", str(BASELINES_JAR), "memory", "-n", str(point.threads), "--depth", str(point.depth)]
+    cmd += ["-cp", str(BENCHMARKS_JAR), EXPERIMENT, "-n", str(point.threads), "--depth", str(point.depth)]
     if point.virtual:
         cmd.append("-v")
     if hold_seconds:
@@ -121,7 +123,7 @@ def _say(message):
 def sweep(points, out_dir, java_home=None, log=_say):
     """Runs every point, one JVM at a time; writes results JSON, a Markdown table and a chart to out_dir."""
     java_home = java_home or find_java_home()
-    ensure_baselines_built(log=log)
+    ensure_benchmarks_jar(log=log)
     out_dir = Path(out_dir)
     log_dir = out_dir / "logs"
     log_dir.mkdir(parents=True, exist_ok=True)

@@ -1,31 +1,18 @@
-"""What every micro experiment shares: the benchmarks jar, result folders, the machine description."""
+"""What every micro experiment shares: result folders, the machine description (the jar: ground/build.py)."""
 import os
 import time
 from pathlib import Path
 
 from labkit import ROOT
-from labkit.ground.build import mvn
-from labkit.ground.errors import LabError
 from labkit.ground.machine import facts, jdk_release
 from labkit.ground.proc import read_cpu_times
 
-BENCHMARKS_JAR = ROOT / "micro" / "target" / "benchmarks.jar"
 RESULTS_ROOT = ROOT / "results"
 # Ports reserved for the micro-benchmarks: 18300-18309 JMH stub servers (chosen by the benchmark),
 # 18320-18339 the echo sweep, 18340-18399 tests.
 ECHO_PORT = 18320
 # Other processes' CPU use (in cores) above which a report says the machine was shared.
 OTHER_WORK_CORES = 0.25
-
-
-def ensure_benchmarks_jar(rebuild=False, log=print):
-    """Builds micro/target/benchmarks.jar (tests skipped) when it is missing or a rebuild is asked for."""
-    if rebuild or not BENCHMARKS_JAR.exists():
-        log("building micro/target/benchmarks.jar: ./mvnw -pl micro package -DskipTests", flush=True)
-        mvn(["-pl", "micro", "package", "-DskipTests"])
-    if not BENCHMARKS_JAR.exists():
-        raise LabError(f"the build did not produce {BENCHMARKS_JAR}")
-    return BENCHMARKS_JAR
 
 
 def new_run_dir(kind, out=None):

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from labkit.cli import main
+from labkit.ground.build import ensure_benchmarks_jar
 from labkit.ground.errors import UsageError
 from labkit.ground.jdk import find_java_home
 from labkit.micro import common, echo
@@ -42,7 +43,7 @@ def free_test_ports(count=2):
 @pytest.fixture(scope="module")
 def java_and_jar():
     java_home = find_java_home()
-    return java_home, java_home / "bin" / "java", common.ensure_benchmarks_jar(log=quiet)
+    return java_home, java_home / "bin" / "java", ensure_benchmarks_jar(log=quiet)
 
 
 @pytest.mark.server

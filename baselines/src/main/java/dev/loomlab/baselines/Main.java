@@ -2,11 +2,9 @@ package dev.loomlab.baselines;
 
 import dev.loomlab.baselines.http.JdkServerKind;
 import dev.loomlab.baselines.http.JdkServerMain;
-import dev.loomlab.baselines.memory.ThreadMemoryExperiment;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 
-/** {@code java -jar baselines.jar SERVER | memory ...}: one entry point for everything in this module. */
+/** {@code java -jar baselines.jar SERVER}: one entry point for the plain-JDK servers of this module. */
 public final class Main {
 
     /** Exit code for a command line the program cannot run. */
@@ -17,9 +15,7 @@ public final class Main {
     static final String USAGE_TEXT = """
             usage: java [-Dport=8080] [-Dhost=127.0.0.1] [-Dthreads=10000] -jar baselines.jar SERVER
                      SERVER: %s
-                     (-Dthreads is the pool size of executor and the limit of virtual-bounded)
-                   java [-Xss<size>] -jar baselines.jar memory [-v] [-n COUNT] [--depth FRAMES] [--json] ...
-                     (java -jar baselines.jar memory --help for the experiment's options)""";
+                     (-Dthreads is the pool size of executor and the limit of virtual-bounded)""";
 
     private Main() {
     }
@@ -28,9 +24,6 @@ public final class Main {
         if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
             System.out.println(usage());
             System.exit(args.length == 0 ? USAGE : 0);
-        }
-        if (args[0].equals("memory")) {
-            System.exit(ThreadMemoryExperiment.run(Arrays.copyOfRange(args, 1, args.length)));
         }
         if (args.length > 1) {
             fail(USAGE, "a server takes no arguments, only -D options before -jar: " + String.join(" ", args));

@@ -1,4 +1,4 @@
-package dev.loomlab.baselines.memory;
+package dev.loomlab.micro.memory;
 
 import dev.loomlab.api.Json;
 

@@ -1,4 +1,4 @@
-package dev.loomlab.baselines.memory;
+package dev.loomlab.micro.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package dev.loomlab.baselines.memory;
+package dev.loomlab.micro.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,7 +31,7 @@ class ThreadMemoryExperimentTest {
 
     @Test
     void twoThousandVirtualThreadsRaiseThePeak() throws Exception {
-        Run run = runJava(List.of(), "memory", "-v", "-n", "2000", "--depth", "100", "--json");
+        Run run = runJava(List.of(), "-v", "-n", "2000", "--depth", "100", "--json");
         assertEquals(0, run.exitCode(), run.stdout());
         JsonObject result = run.json();
         assertEquals(2000, result.getInt("parked"));
@@ -45,7 +45,7 @@ class ThreadMemoryExperimentTest {
 
     @Test
     void platformThreadsAreMeasuredWhileTheyAreParked() throws Exception {
-        Run run = runJava(List.of(), "memory", "-n", "300", "--depth", "10", "--json");
+        Run run = runJava(List.of(), "-n", "300", "--depth", "10", "--json");
         assertEquals(0, run.exitCode(), run.stdout());
         JsonObject result = run.json();
         // The kernel counts every parked thread: the reading was taken before they were released.
@@ -61,7 +61,7 @@ class ThreadMemoryExperimentTest {
     void aRefusedThreadEndsTheRunCleanlyWithHowFarItGot() throws Exception {
         // A 2 GB address-space limit leaves room for a few hundred 1 MB stacks, then pthread_create fails.
         Run run = runJava(List.of("-Xmx64m", "-XX:CompressedClassSpaceSize=64m", "-XX:ReservedCodeCacheSize=32m",
-                "-XX:ErrorFile=" + workDir.resolve("hs_err_%p.log")), "ulimit -v 2000000", "memory", "-n", "5000", "--depth", "10", "--json");
+                "-XX:ErrorFile=" + workDir.resolve("hs_err_%p.log")), "ulimit -v 2000000", "-n", "5000", "--depth", "10", "--json");
         assertEquals(3, run.exitCode(), run.stdout());
         JsonObject result = run.json();
         assertEquals("refused", result.getString("outcome"));
@@ -76,7 +76,7 @@ class ThreadMemoryExperimentTest {
 
     @Test
     void aStackTooSmallForTheDepthIsReportedNotThrown() throws Exception {
-        Run run = runJava(List.of("-Xss256k"), "memory", "-n", "4", "--depth", "10000", "--json");
+        Run run = runJava(List.of("-Xss256k"), "-n", "4", "--depth", "10000", "--json");
         assertEquals(4, run.exitCode(), run.stdout());
         assertEquals("stack-too-small", run.json().getString("outcome"));
         assertEquals(256, run.json().getInt("stackSizeKb"));
@@ -85,7 +85,7 @@ class ThreadMemoryExperimentTest {
 
     @Test
     void badArgumentsExitWithUsage() throws Exception {
-        assertEquals(2, runJava(List.of(), "memory", "-n", "0").exitCode());
+        assertEquals(2, runJava(List.of(), "-n", "0").exitCode());
     }
 
     private Run runJava(List<String> jvmOptions, String... args) throws IOException, InterruptedException {
@@ -97,7 +97,7 @@ class ThreadMemoryExperimentTest {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.loomlab.baselines.Main"));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.loomlab.micro.memory.ThreadMemoryExperiment"));
         command.addAll(argList);
         if (shellPrefix != null) {
             // exec "$0" "$@": the JVM replaces the shell, with the limit applied to it alone.

@@ -1,4 +1,4 @@
-package dev.loomlab.baselines.memory;
+package dev.loomlab.micro.memory;
 
 import java.time.Duration;
 import java.util.ArrayList;

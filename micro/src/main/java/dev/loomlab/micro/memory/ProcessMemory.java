@@ -1,4 +1,4 @@
-package dev.loomlab.baselines.memory;
+package dev.loomlab.micro.memory;
 
 /**
  * The memory lines of {@code /proc/<pid>/status} that tell what threads cost, in KiB:

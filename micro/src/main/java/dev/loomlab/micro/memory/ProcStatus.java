@@ -1,4 +1,4 @@
-package dev.loomlab.baselines.memory;
+package dev.loomlab.micro.memory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

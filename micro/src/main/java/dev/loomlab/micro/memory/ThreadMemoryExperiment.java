@@ -1,8 +1,8 @@
-package dev.loomlab.baselines.memory;
+package dev.loomlab.micro.memory;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.VMOption;
-import dev.loomlab.baselines.memory.ExperimentResult.Outcome;
+import dev.loomlab.micro.memory.ExperimentResult.Outcome;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -11,13 +11,17 @@ import java.util.concurrent.TimeUnit;
 /**
  * How much memory does a parked thread cost? Starts N platform (or virtual) threads, parks each
  * at a chosen call depth, and reads the process's memory from /proc/self/status.
- * <pre>java [-Xss256k] -jar baselines.jar memory [-v] -n 10000 --depth 100</pre>
+ * <pre>java [-Xss256k] -cp benchmarks.jar dev.loomlab.micro.memory.ThreadMemoryExperiment [-v] -n 10000 --depth 100</pre>
  * Hitting a limit is a result, not a crash: the report says how far it got, the threads are
  * released and the exit code says what stopped it ({@link ExperimentOptions#HELP}).
  */
 public final class ThreadMemoryExperiment {
 
     private ThreadMemoryExperiment() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        System.exit(run(args));
     }
 
     /** Runs with command-line arguments; returns the exit code. */

@@ -1,4 +1,4 @@
-package dev.loomlab.baselines.memory;
+package dev.loomlab.micro.memory;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -17,7 +17,7 @@ public record ExperimentOptions(boolean virtual, int threads, int depth, int hol
     public static final int MAX_DEPTH = 10_000;
 
     static final String HELP = """
-            usage: java [-Xss<size>] [-Xmx<size>] -jar baselines.jar memory [options]
+            usage: java [-Xss<size>] [-Xmx<size>] -cp benchmarks.jar dev.loomlab.micro.memory.ThreadMemoryExperiment [options]
               Starts COUNT threads, each recursing FRAMES calls deep and then parked, and reports how many
               it reached, how long that took, and the process's VmPeak/VmHWM/VmRSS from /proc/self/status.
               -v, --virtual          virtual threads (default: platform threads)
