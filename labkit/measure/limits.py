@@ -124,12 +124,12 @@ def limit_words(limits):
     if limits["limit"] == NONE_FOUND:
         return (f"none found: no check crossed its threshold ({', '.join(limits['checks'])} checked"
                 + (f"; not recorded: {', '.join(limits['not_recorded'])}" if limits["not_recorded"] else "") + ")"
-                + _beneath_the_lines(limits["checks"]))
+                + _below_the_lines(limits["checks"]))
     named = [limits["limit"], *limits["also"]]
     return "; ".join(f"{name}: {limits['checks'][name]['words']}" for name in named)
 
 
-def _beneath_the_lines(checks):
+def _below_the_lines(checks):
     """What a window with no limit found still showed below the lines: stretches of full CPU (an
     average under its line hides them) and the JIT's compiling, as evidence for the reader."""
     seen = []
