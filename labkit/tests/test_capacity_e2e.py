@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from labkit import ROOT
+from labkit.measure.limits import NONE_FOUND, limit_words, window_limits
 
 
 def lab(*arguments, timeout=600):
@@ -59,6 +60,11 @@ def test_small_capacity_search_confirms_and_rebuilds_from_its_folder(tmp_path):
         # at least 2 seconds of them, and a fresh JVM under load compiles something in the first.
         jit = point["jfr"]["jit"]
         assert jit["seconds"] >= 2 and len(jit["per_second"]) >= 2 and jit["compiles"] >= 0 and jit["compile_ms"] >= 0
+        # A healthy window, asked what limited it, names nothing but, at most, the JIT (its servers are
+        # not warm: each warm-up ends at its 2 s cap): every check had its figures, none other crossed.
+        limits = window_limits(point, goal_ms=2000.0, service_ms=10.0, server_cpus=None)
+        assert {limits["limit"], *limits["also"]} <= {NONE_FOUND, "jit"}, limit_words(limits)
+        assert {"load-tool", "sockets", "gc-young", "cpu", "pinning", "jit"} <= set(limits["checks"]), limits
         assert not (out / "raw" / f"{point['id']}.jfr").exists()
         assert point["full_gc_after"] is True  # every window starts from the same heap
         assert point["client_sockets"]["time_wait_at_start"] is not None

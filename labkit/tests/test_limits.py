@@ -210,6 +210,9 @@ def test_a_window_whose_server_still_compiles_faster_than_a_settled_warm_up_name
     quiet = limits_of(compiling(120, 300))
     assert quiet["limit"] == NONE_FOUND and quiet["checks"]["jit"]["crossed"] is False
     assert "jit" not in quiet["not_recorded"]
+    # Fast but cheap (7.3/s in 0.9 % of the CPU time, a fresh small server): a trickle, not a limit.
+    trickle = limits_of(compiling(220, 270))
+    assert trickle["checks"]["jit"]["evidence"]["compiles_per_s"] > 5 and trickle["limit"] == NONE_FOUND
     # A later check never hides an earlier one: a full CPU leads, the JIT is named beside it.
     busy = compiling(600, 9000)
     busy["resources"]["server"]["cpu_cores"] = 0.95
