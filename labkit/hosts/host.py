@@ -15,6 +15,7 @@ signal, so even a SIGKILL of the lab closes it. On end of input the wrapper send
 command's whole process group, and SIGKILL after a grace period. Stopping a remote command is the
 same motion done on purpose: close its input and wait.
 """
+import atexit
 import hashlib
 import shlex
 import shutil
@@ -26,6 +27,7 @@ from labkit.ground.errors import LabError
 from labkit.ground.jdk import java_env
 from labkit.ground import process
 from labkit.ground.process import die_with_parent, ensure_nothing_answers, ensure_port_free
+from labkit.hosts.ssh_master import SshMaster
 
 SSH_OPTIONS = ("-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5",
                "-o", "ServerAliveCountMax=3")
@@ -159,6 +161,9 @@ class SshHost:
         # hosts/java.py's answers, --remote-java (or None) -> the JDK there: looked up once per run,
         # not at every server start.
         self.java_homes = {}
+        # The lab's short commands share one connection (hosts/ssh_master.py), ended with the lab.
+        self._master = SshMaster([*self._config_args(), *SSH_OPTIONS, target])
+        atexit.register(self._master.close)
 
     @property
     def home(self):
@@ -259,9 +264,11 @@ class SshHost:
         args = ["-F", str(self.ssh_config)] if self.ssh_config else []
         return args + (["-p", str(self.port)] if self.port else [])
 
-    def ssh_command(self, remote_command):
-        """The local command line that runs `remote_command` (a list) there, through a shell."""
-        return ["ssh", *self._config_args(), *SSH_OPTIONS, self.target, shlex.join(remote_command)]
+    def ssh_command(self, remote_command, own_connection=False):
+        """The local command line that runs `remote_command` (a list) there, through a shell: over the
+        host's master connection, or, for a command that lasts, a connection of its own."""
+        shared = [] if own_connection else self._master.options()
+        return ["ssh", *self._config_args(), *SSH_OPTIONS, *shared, self.target, shlex.join(remote_command)]
 
     def run(self, command, timeout=60, check=True):
         try:
@@ -290,7 +297,7 @@ class SshHost:
         log = open(log_path, "wb")
         try:
             # stdin stays a pipe the lab holds: closing it (or the lab's death) is the leash's signal.
-            return subprocess.Popen(self.ssh_command(remote), stdin=subprocess.PIPE, stdout=log,
+            return subprocess.Popen(self.ssh_command(remote, own_connection=True), stdin=subprocess.PIPE, stdout=log,
                                     stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         finally:
             log.close()
@@ -299,8 +306,9 @@ class SshHost:
         """Starts `command` there under the leash, its standard output a text pipe to read here
         (its errors go nowhere); stop() ends it."""
         remote = ["sh", "-c", LEASH, "leash", str(LEASH_GRACE_S), *command]
-        return subprocess.Popen(self.ssh_command(remote), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, preexec_fn=die_with_parent)
+        return subprocess.Popen(self.ssh_command(remote, own_connection=True), stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                preexec_fn=die_with_parent)
 
     def stop(self, process, grace_s=LEASH_GRACE_S):
         """Ends a command spawned here: the leash's input closes, the command gets SIGTERM (SIGKILL
@@ -364,7 +372,8 @@ class SshHost:
     def _scp(self, *sources_and_destination):
         config = ["-F", str(self.ssh_config)] if self.ssh_config else []
         port = ["-P", str(self.port)] if self.port else []
-        result = subprocess.run(["scp", "-q", *config, *port, *SSH_OPTIONS, *sources_and_destination],
+        result = subprocess.run(["scp", "-q", *config, *port, *SSH_OPTIONS, *self._master.options(),
+                                 *sources_and_destination],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
         if result.returncode != 0:
             shown = " ".join(sources_and_destination) if len(sources_and_destination) <= 3 else \

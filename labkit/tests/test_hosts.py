@@ -46,8 +46,9 @@ def test_a_cluster_is_srv_then_load_hosts_on_the_benchmarking_range():
 def test_a_host_is_written_as_ssh_takes_it():
     host = parse_host("bench@perf-7.example:2222")
     assert isinstance(host, SshHost) and (host.target, host.port) == ("bench@perf-7.example", 2222)
-    assert host.ssh_command(["echo", "a b"])[-2:] == ["bench@perf-7.example", "echo 'a b'"]
-    assert "-p" in host.ssh_command(["true"]) and parse_host("staging").port is None
+    # own_connection: no master connection is tried for a host that is not there.
+    assert host.ssh_command(["echo", "a b"], own_connection=True)[-2:] == ["bench@perf-7.example", "echo 'a b'"]
+    assert "-p" in host.ssh_command(["true"], own_connection=True) and parse_host("staging").port is None
     assert isinstance(parse_host("local"), LocalHost)
     for bad in ("user@", "a b", "host:99999", "x;rm"):
         with pytest.raises(UsageError):
@@ -64,12 +65,13 @@ def hosts():
 
 
 def remote_processes(netns):
-    """The commands running in a namespace, its sshd listener aside."""
+    """The commands running in a namespace, its sshd aside (the listener, and the sessions of the
+    master connections this test process holds: hosts/ssh_master.py)."""
     pids = cluster.namespace_pids(netns)
     if not pids:
         return []
     out = subprocess.run(["ps", "-o", "args=", "-p", ",".join(map(str, pids))], stdout=subprocess.PIPE, text=True).stdout
-    return [line for line in out.splitlines() if line.strip() and "[listener]" not in line]
+    return [line for line in out.splitlines() if line.strip() and not line.startswith(("sshd:", "sshd-session:"))]
 
 
 def answers(url):
@@ -127,6 +129,26 @@ def test_a_remote_command_dies_with_the_lab_even_when_the_lab_is_killed(hosts, t
     finally:
         if process.poll() is None:
             process.kill()
+
+
+@needs_root
+def test_short_commands_go_over_one_master_connection_and_without_it_when_it_is_gone(hosts):
+    srv = parse_host("srv", cluster.hosts())    # a host object of its own: its own master
+    assert [srv.run(["echo", str(i)]).stdout.strip() for i in range(3)] == ["0", "1", "2"]
+    master = srv._master
+    assert master.process.poll() is None and master.socket.exists()
+    assert f"ControlPath={master.socket}" in srv.ssh_command(["true"])
+    assert f"ControlPath={master.socket}" not in srv.ssh_command(["true"], own_connection=True)
+    check = subprocess.run(["ssh", "-O", "check", "-o", f"ControlPath={master.socket}", *master.ssh_arguments],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert check.returncode == 0 and "Master running" in check.stdout, check.stdout
+    # The master gone (as when its process is killed), commands connect by themselves.
+    master.process.kill()
+    master.process.wait()
+    assert srv.run(["echo", "still"]).stdout.strip() == "still"
+    folder = master.folder
+    master.close()
+    assert master.process is None and not folder.exists()
 
 
 @needs_root
