@@ -24,7 +24,7 @@ lower layer (LAYERS below; labkit/tests/test_import_graph.py enforces it):
                 (modes.py), --carriers, --heap, and the target registry (registry.py)
   load/         the load tools' drivers (drivers/: command line in, one record out), finding or
                 building the tools (tools.py), scenarios, load levels and your request mixes
-- hosts/        where a server or a load tool runs: this machine or another over OpenSSH (host.py),
+- hosts/        where a server or a load tool runs: this machine (local.py) or another over OpenSSH (host.py),
                 and the namespace cluster of ./lab hosts (cluster.py)
 - ground/       processes that never outlive the lab (process.py), /proc (proc.py), the machine's
                 facts (machine.py), the JDK (jdk.py), Maven builds (build.py), argument types,

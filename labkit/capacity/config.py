@@ -99,6 +99,8 @@ class CapacityConfig:
     # The host-speed reference before each session (measure/reference.py): on from the command line
     # unless --no-reference; off for a config made in code, which starts no server of its own.
     reference: bool = False
+    # --jfr-locks: JFR's contended monitor enters and parks in every window (the limits' locks check).
+    jfr_locks: bool = False
 
     @property
     def goals(self):
@@ -145,6 +147,7 @@ class CapacityConfig:
                 "timeout_s": self.timeout_s, "jvm_options": list(setup.jvm_options), "jvm_defaults": setup.jvm_defaults,
                 "cpus": setup.cpus.to_dict() if setup.cpus else None, "name": self.name,
                 "sample_interval_s": self.sample_interval_s, "scenario": self.scenario, "driver": "vegeta",
+                "jfr_locks": self.jfr_locks,
                 **({"wars": [war.to_dict() for war in setup.wars]} if setup.wars else {}),
                 **({"requests": self.requests.to_dict()} if self.requests is not None else {})}
 
@@ -195,4 +198,4 @@ class CapacityConfig:
                    min_young_gcs=pick("min_young_gcs"),
                    max_window_s=max(DEFAULTS["max_window"], duration) if max_window is None else max_window,
                    out_dir=Path(args.out) if args.out else None, requests=mix, reference=not args.no_reference,
-                   scenario="requests" if mix is not None else "sleep")
+                   jfr_locks=bool(args.jfr_locks), scenario="requests" if mix is not None else "sleep")

@@ -97,8 +97,8 @@ class ServerSessions:
             session.url = server.base_url + path
             if context.java_home:
                 # With its execution samples: a window whose limit is the CPU names where the time went.
-                measured.record_jfr(context.java_home, context.raw, profile=True, note=lambda why: context.log(
-                    f"  JFR unavailable for this server ({why}): GC pauses left out"))
+                measured.record_jfr(context.java_home, context.raw, profile=True, locks=config.jfr_locks,
+                                    note=lambda why: context.log(f"  JFR unavailable for this server ({why}): GC pauses left out"))
             warm = warm_up_sleep(sleep)
             if warm != sleep:
                 context.log(f"  warming up at a {warm} sleep: the same code path as {sleep}, at rates the windows reach")

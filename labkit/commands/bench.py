@@ -15,7 +15,7 @@ from labkit.servers.heaps import heap_list
 from labkit.measure.plan import MAX_DURATION_S, MAX_REPEATS, MAX_WARMUP_S
 from labkit.measure.progress import Progress
 from labkit.bench.runner import BenchRunner, RunRecorder
-from labkit.commands.common import add_run_options, prepare_run, recording_end
+from labkit.commands.common import add_jfr_locks_argument, add_run_options, prepare_run, recording_end
 from labkit.ground.arguments import name_list
 from labkit.load.scenarios import requests_scenario
 from labkit.catalog import scenario
@@ -105,11 +105,8 @@ def register(subparsers):
                    help="run every mode once per heap size, e.g. 512m,1g,2g,4g (-Xms = -Xmx; on Payara Micro it "
                         "replaces the heap lines of domain-config/jvm.options); the report adds req per CPU-s and "
                         "per GB of peak RSS per size and the smallest heap within 5 %% of each mode's best")
-    p.add_argument("--jfr-locks", action="store_true",
-                   help="also record contended monitor enters and thread parks of 10 ms or more (JFR, with "
-                        "stacks); the report gives per mode and per window their count, blocked time, top "
-                        "classes and sites")
     add_carriers_argument(p)
+    add_jfr_locks_argument(p)
     p.add_argument("--stall-after", type=positive_seconds, metavar="S",
                    help="the watchdog's probe (GET /api/info on a connection of its own, every second) unanswered "
                         "this long marks the point stalled: its thread dump is saved and summarised, the server "

@@ -7,7 +7,7 @@ from labkit.servers.registry import DEFAULT_MODES
 from labkit import ROOT
 from labkit.ground.arguments import decimal_number, name_list, percentage, positive_seconds, whole_number
 from labkit.measure.plan import MAX_REPEATS, MAX_WARMUP_S
-from labkit.commands.common import add_run_options, prepare_run, recording_end
+from labkit.commands.common import add_jfr_locks_argument, add_run_options, prepare_run, recording_end
 from labkit.catalog import all_targets
 from labkit.load.requests_mix import add_request_arguments
 from labkit.servers.userapp import add_war_argument
@@ -91,6 +91,7 @@ def register(subparsers):
                    help="no host-speed reference before each server session (default: jdk-virtual at 1,000 req/s "
                         "for 20 s, its CPU per request recorded in env.json)")
     add_run_options(p, default_name="'capacity'")
+    add_jfr_locks_argument(p)
     add_war_argument(p)
     add_request_arguments(p)
     p.set_defaults(run=run)

@@ -50,6 +50,14 @@ def add_run_options(parser, default_name):
     add_where_arguments(parser)
 
 
+def add_jfr_locks_argument(parser):
+    """--jfr-locks, alike in ./lab bench and ./lab capacity (whose windows' limits read the locks)."""
+    parser.add_argument("--jfr-locks", action="store_true",
+                        help="also record contended monitor enters and thread parks of 10 ms or more (JFR, with "
+                             "stacks): their count, blocked time, top classes and sites per window, and the "
+                             "locks check of each window's limit")
+
+
 @dataclass(frozen=True)
 class PreparedRun:
     """A run command's checked config and what it measures with: its targets by name, the load tools'

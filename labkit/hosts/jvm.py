@@ -2,7 +2,7 @@
 host with the JDK found there. The measurement layer asks for PerfCounters, JFR recordings and
 thread dumps through here, so they work the same for a server on another host."""
 from labkit.ground.errors import LabError
-from labkit.hosts.host import LocalHost
+from labkit.hosts.local import LocalHost
 
 LOCAL = LocalHost()
 

@@ -5,7 +5,8 @@ import re
 
 from labkit.ground.errors import UsageError
 from labkit.hosts import cluster
-from labkit.hosts.host import LocalHost, SshHost
+from labkit.hosts.host import SshHost
+from labkit.hosts.local import LocalHost
 
 HOST_PATTERN = re.compile(r"(?:(?P<user>[A-Za-z0-9._-]+)@)?(?P<host>[A-Za-z0-9._-]+|\[[0-9A-Fa-f:]+\])(?::(?P<port>\d{1,5}))?")
 

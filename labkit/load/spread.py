@@ -138,7 +138,7 @@ class SpreadRun:
         self.shift_s = 0.0
         self.executable = executable
         self.processes = []
-        self.remote = []
+        self.outputs = []  # (results file, cpu file) on each host, where its vegeta writes them
         self.started_at_ns = None
 
     def start(self):
@@ -160,7 +160,7 @@ class SpreadRun:
             offset_ns = int(self.clocks[str(host)].offset_ms * 1e6) if str(host) in self.clocks else 0
             wrapped = ["sh", "-c", START_AT, "start-at", str(self.started_at_ns + offset_ns), cpu, *command]
             self.processes.append(host.spawn(wrapped, Path(f"{spec.side_file_prefix}.out")))
-            self.remote.append((results, cpu))
+            self.outputs.append((results, cpu))
         return self
 
     def _move_window(self, agreed_start_s):
@@ -192,7 +192,7 @@ class SpreadRun:
         """(merged LoadResult, per-host records, CPU seconds of all hosts' vegeta, failure or None)."""
         per_host, loads, failures = [], [], []
         cpu_total = 0.0
-        for host, spec, process, (results, cpu) in zip(self.hosts, self.specs, self.processes, self.remote):
+        for host, spec, process, (results, cpu) in zip(self.hosts, self.specs, self.processes, self.outputs):
             record = {"host": str(host), "rate": spec.rate, "exit": process.returncode,
                       "clock_offset_ms": self.clocks[str(host)].offset_ms if str(host) in self.clocks else None}
             try:

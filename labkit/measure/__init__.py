@@ -18,6 +18,11 @@
 - perfcounters.py HotSpot's counters of a running JVM (jcmd PerfCounter.print)
 - histograms.py   latency histograms across windows: merged, never averaged
 - steadiness.py   is a window steady, has a warm-up settled?
+- limits.py       why a window missed its goal: the first check crossed (load tool, pool, sockets,
+                  GC, CPU, pinning, locks, JIT) with its figures, or "none found" and what showed
+                  below the lines
+- gc_limits.py    its GC checks: pauses old and young against the goal's slack, ZGC's allocation
+                  stalls, a concurrent collector's cycles
 - results.py      point records, derived figures, medians over repeats, the results files and
                   their schema names
 - env.py          env.json: the machine, JDK, Payara, git and tool versions of a run (a server

@@ -109,8 +109,8 @@ def server_host_facts(host, java_home):
     """env.json's "server_host" for servers started on another host (--server-host): which host and
     its address, its facts under FACTS' keys (CPU model and identity, CPUs, memory, OS, kernel, load
     average: the texts fetched in one ssh command, parsed as this machine's are) and the JDK the servers
-    ran on there. None for this machine."""
-    if host is None or not host.remote:
+    ran on there. None for this machine (`host` None: ServerSetup.remote_host)."""
+    if host is None:
         return None
     script = fact_script() + f"; echo '{TEXT_MARK}release'; cat {shlex.quote(str(java_home))}/release 2>/dev/null"
     texts = texts_from_script(host.run(["sh", "-c", script], check=False).stdout)

@@ -25,6 +25,7 @@ from datetime import datetime
 from pathlib import Path
 
 from labkit.ground.errors import LabError
+from labkit.hosts.local import LocalHost
 from labkit.hosts.jvm import fetch, jcmd, remote_path
 
 SETTINGS = Path(__file__).resolve().parent / "loomlab.jfc"
@@ -86,7 +87,7 @@ class JfrRecorder:
         `refused`: why this JVM must not be recorded (its owner said so), or None."""
         self.pid = pid
         self.refused = refused
-        self.host = host
+        self.host = host or LocalHost()
         self.server_java_home = server_java_home or java_home
         self.jfr = str(Path(java_home) / "bin" / "jfr")
         self.error = None
@@ -106,8 +107,7 @@ class JfrRecorder:
             self.error = "no JVM to record: a server the lab did not start (--server-ssh HOST --server-pid PID name one)"
             return False
         settings = self.settings
-        if self.host is not None:
-            settings = str(self.host.put(settings, "jfr"))  # there, or where it is for a JVM here
+        settings = str(self.host.put(settings, "jfr"))  # there, or where it is for a JVM here
         output = self._jcmd("JFR.start", f"name={RECORDING}", f"settings={settings}", "maxage=2h")
         if output is not None and "Started recording" not in output:
             self.error = "jcmd JFR.start: " + _one_line(output)
@@ -173,6 +173,7 @@ def summarize_events(events, window_start, window_end):
     gc_count, pause_total, pause_max = 0, 0.0, 0.0
     gc_names = Counter()
     pauses = []  # [seconds into the window, longest pause ms, collector's name] per collection
+    cycles = []  # [seconds into the window, the whole cycle's ms, collector's name]: concurrent work too
     heap_used, heap_after_gc = [], []
     pinned, pinned_total = 0, 0.0
     vm_operations, vm_longest = 0, (0.0, None)
@@ -190,6 +191,8 @@ def summarize_events(events, window_start, window_end):
             pause_total += iso_duration_s(values.get("sumOfPauses"))
             pause_max = max(pause_max, iso_duration_s(values.get("longestPause")))
             pauses.append([round(started - window_start, 3), round(iso_duration_s(values.get("longestPause")) * 1000, 3),
+                           values.get("name") or "?"])
+            cycles.append([round(started - window_start, 3), round(iso_duration_s(values.get("duration")) * 1000, 1),
                            values.get("name") or "?"])
         elif kind == "jdk.GCHeapSummary":
             heap_used.append(values["heapUsed"])
@@ -218,6 +221,7 @@ def summarize_events(events, window_start, window_end):
         "gc_pause_total_ms": round(pause_total * 1000, 3),
         "gc_pause_max_ms": round(pause_max * 1000, 3),
         "gc_pauses": sorted(pauses),
+        "gc_cycles": sorted(cycles),
         "heap_used_max_mb": round(max(heap_used) / mb, 1) if heap_used else None,
         "heap_after_gc_avg_mb": round(sum(heap_after_gc) / len(heap_after_gc) / mb, 1) if heap_after_gc else None,
         "pinned_events": pinned,

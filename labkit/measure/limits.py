@@ -13,21 +13,9 @@ crossed are named beside it, as they may have added to it):
 - HTTP pool: a bounded pool's Little's-law ceiling (its threads ÷ the time each request holds one)
   at or below the rate asked;
 - sockets: connections refused or reset, listen-queue overflows where the run counted them;
-- GC, old and young apart: the time the pauses longer than the goal's slack (goal − service time)
-  kept requests past the goal, as a share of the window, against the percentile's share of requests
-  (1 % for p99). A pause of P ms delays past the goal the requests due in its first P − slack ms;
-  the backlog it leaves then drains only at the CPU the load leaves idle, so the late time lasts
-  (P − slack) ÷ (1 − the server's busy share) in all (queueing: the drain takes P × busy ÷ (1 − busy)).
-  The same pause costs more on a busier server; when the CPU is past its own line and the pauses
-  cross only by that slow drain, the CPU is named first and the pauses after it. Against the
-  committed windows (11 capacity runs, 505 windows with their pauses and CPU listed), at half the
-  percentile's share (GC_SHARE_OF_TAIL, 0.5 % for p99) this names GC in 109 of 228 windows that
-  missed and in 19 of 277 that met; the pauses' bare share of the window named it in 82 and 30
-  (at 1 %: 45 and 0, against 35 and 4);
-- GC allocation stalls (ZGC): its pauses stay under a millisecond, but a thread that allocates
-  faster than the concurrent collector frees memory waits (jdk.ZAllocationStall) inside its request;
-  stalls longer than the slack, for more than half the percentile's share of the window's requests
-  (0.5 % for p99), put the percentile at the service time plus a stall;
+- GC, old and young apart, and ZGC's allocation stalls: pauses (or stalls) longer than the goal's
+  slack that kept requests past the goal for more than half the percentile's share of the window
+  (gc_limits.py says how, and against which committed windows the line was drawn);
 - CPU: the server's busy cores against the cores it may use (steal counted as busy), or the
   machine's CPUs saturated when the server shares them; with the window's JFR execution samples,
   the methods most often on top of the stacks, so "CPU" says where the time went;
@@ -42,18 +30,13 @@ crossed are named beside it, as they may have added to it):
 A check whose figures the record does not hold is "not recorded", never "not crossed".
 """
 
+from labkit.measure.gc_limits import gc_checks, stall_check
 from labkit.measure.steadiness import JIT_QUIET_PER_S  # one rule for a warm-up and a window
 
 # The server counts as CPU-bound at this share of the cores it may use: on one pinned CPU the
 # windows that missed had a median of 0.67 and a 90th percentile of 0.89 busy cores, those that met
 # 0.48 and 0.75 (the committed runs above).
 CPU_BUSY_SHARE = 0.85
-# GC pauses longer than the slack keeping requests past the goal for this share of the percentile's
-# tail (p99: 1 % of requests) of the window name GC (see above).
-GC_SHARE_OF_TAIL = 0.5
-# A server at its full CPU drains a pause's backlog only as the load ebbs: its late time is counted
-# as if 5 % were idle (twenty times the excess), not without end.
-BUSY_DRAIN_FLOOR = 0.05
 # A bounded pool is the limit when the rate asked reaches this share of its ceiling.
 POOL_CEILING_SHARE = 0.95
 # The methods a CPU verdict names from the window's execution samples (measure/jfr.py), most sampled first.
@@ -69,15 +52,8 @@ JIT_CPU_SHARE = 0.05
 BLOCKED_THREADS = 1.0
 
 LOAD_TOOL_FLAGS = ("client-bound", "driver-behind", "load-host-lost")
-YOUNG_MARKERS = ("New", "Young", "Minor", "young")
 CHECK_ORDER = ("load-tool", "pool", "sockets", "gc-old", "gc-young", "gc-stall", "cpu", "pinning", "locks", "jit")
 NONE_FOUND = "none found"
-
-
-def tail_share(percentile):
-    """The share of requests above a percentile: p99 → 0.01, p999 → 0.001, p50 → 0.5."""
-    digits = percentile.lstrip("p")
-    return 1 - float(f"{digits[:2]}.{digits[2:]}" if len(digits) > 2 else digits) / 100
 
 
 def count_cpus(cpu_list):
@@ -91,10 +67,6 @@ def count_cpus(cpu_list):
     return total
 
 
-def is_young(collector):
-    return any(marker in collector for marker in YOUNG_MARKERS)
-
-
 def window_limits(record, goal_ms=None, percentile="p99", service_ms=None, server_cpus=None, warm=None):
     """{limit, also, checks, not_recorded} for one window: `limit` is the first check crossed (or
     NONE_FOUND), `also` the others crossed, `checks` {name: {crossed, words, evidence}} for every
@@ -106,8 +78,8 @@ def window_limits(record, goal_ms=None, percentile="p99", service_ms=None, serve
         "load-tool": _load_tool(record),
         "pool": _pool(record),
         "sockets": _sockets(record),
-        **_gc(record, goal_ms, service_ms, percentile, window_s, _busy_share(record, server_cpus)),
-        "gc-stall": _gc_stall(record, goal_ms, service_ms, percentile),
+        **gc_checks(record, goal_ms, service_ms, percentile, window_s, _busy_share(record, server_cpus)),
+        "gc-stall": stall_check(record, goal_ms, service_ms, percentile),
         "cpu": _cpu(record, server_cpus),
         "pinning": _pinning(record, window_s),
         "locks": _locks(record, window_s),
@@ -136,12 +108,18 @@ def limit_words(limits):
 
 def _below_the_lines(checks):
     """What a window with no limit found still showed below the lines: stretches of full CPU (an
-    average under its line hides them) and the JIT's compiling, as evidence for the reader."""
+    average under its line hides them), a concurrent collector's cycles and the JIT's compiling, as
+    evidence for the reader."""
     seen = []
     full = ((checks.get("cpu") or {}).get("evidence") or {}).get("full") or {}
     if full.get("longest"):
         seen.append(f"the CPU full for {full['seconds']:.1f} s, the longest stretch "
                     f"{full['longest'][0]:.1f}–{full['longest'][1]:.1f} s in")
+    for kind in ("gc-young", "gc-old"):
+        cycles = ((checks.get(kind) or {}).get("evidence") or {}).get("concurrent")
+        if cycles:
+            seen.append(f"{kind[3:]} collections running concurrently for {cycles['seconds']:.1f} s, the longest "
+                        f"{cycles['longest'][0]:.1f}–{cycles['longest'][1]:.1f} s in")
     jit = (checks.get("jit") or {}).get("evidence") or {}
     if jit.get("compiles"):
         seen.append(f"the JIT compiling {jit['compiles']:,} methods, {jit['compile_ms']:,} ms")
@@ -207,84 +185,6 @@ def _sockets(record):
     parts = [f"{refused:,} connections refused", f"{reset:,} reset"]
     parts.append("listen-queue overflows not recorded" if overflows is None else f"{overflows:,} listen-queue overflows")
     return {"crossed": crossed, "evidence": evidence, "words": ", ".join(parts)}
-
-
-def _gc(record, goal_ms, service_ms, percentile, window_s, busy):
-    """{"gc-old": check, "gc-young": check}: each from the window's list of pauses; `busy` the server's
-    busy share of its CPUs (None when not recorded: the backlog then counts as draining at once)."""
-    jfr = record.get("jfr") or {}
-    if not jfr.get("available") or goal_ms is None or service_ms is None or not window_s:
-        return {"gc-old": None, "gc-young": None}
-    pauses = jfr.get("gc_pauses")
-    if pauses is None:
-        return {"gc-old": None, "gc-young": None} if jfr.get("gc_count") else {
-            "gc-old": _gc_kind([], "old", goal_ms, service_ms, percentile, window_s, busy),
-            "gc-young": _gc_kind([], "young", goal_ms, service_ms, percentile, window_s, busy)}
-    young = [pause for _, pause, name in pauses if is_young(name)]
-    old = [pause for _, pause, name in pauses if not is_young(name)]
-    return {"gc-old": _gc_kind(old, "old", goal_ms, service_ms, percentile, window_s, busy),
-            "gc-young": _gc_kind(young, "young", goal_ms, service_ms, percentile, window_s, busy)}
-
-
-def late_ms(pause_ms, slack_ms, busy):
-    """How long a pause keeps requests past the goal: its part beyond the slack, stretched by the drain
-    of its backlog at the CPU the load leaves idle (1 − busy, at least BUSY_DRAIN_FLOOR)."""
-    idle = max(1.0 - (busy or 0.0), BUSY_DRAIN_FLOOR)
-    return max(0.0, pause_ms - slack_ms) / idle
-
-
-def _gc_kind(pauses, kind, goal_ms, service_ms, percentile, window_s, busy):
-    slack = goal_ms - service_ms
-    longer = [pause for pause in pauses if pause > slack]
-    late = sum(late_ms(pause, slack, busy) for pause in longer)
-    share = late / (window_s * 1000)
-    excess_share = sum(pause - slack for pause in longer) / (window_s * 1000)
-    threshold = GC_SHARE_OF_TAIL * tail_share(percentile)
-    crossed = slack > 0 and bool(longer) and share >= threshold
-    evidence = {"pauses": len(pauses), "longest_ms": round(max(pauses), 1) if pauses else None,
-                "total_ms": round(sum(pauses), 1), "slack_ms": round(slack, 1), "longer_than_slack": len(longer),
-                "busy_share": None if busy is None else round(busy, 3), "late_ms": round(late, 1),
-                "share_of_window": round(share, 5), "threshold_share": threshold,
-                "by_backlog": crossed and excess_share < threshold}
-    if not pauses:
-        words = f"no {kind} collection"
-    else:
-        words = (f"{len(pauses)} {kind} pause{'s' if len(pauses) != 1 else ''}, the longest {max(pauses):,.1f} ms "
-                 f"against {slack:,.0f} ms of slack; {len(longer)} longer than it")
-        if longer:
-            drain = f" with their backlog draining while the server was {busy:.2f} busy," if busy is not None else ""
-            words += f";{drain} they kept requests past the goal about {late:,.0f} ms"
-        words += f", {share * 100:.2f} % of the window (the line: {threshold * 100:.2f} %)"
-        if crossed:
-            words += f": they put {percentile} at the service time plus a pause and its backlog"
-    return {"crossed": crossed, "evidence": evidence, "words": words}
-
-
-def _gc_stall(record, goal_ms, service_ms, percentile):
-    """ZGC's allocation stalls against the slack, counted in requests (each stall delays one); None for
-    a record made before the lab recorded them."""
-    stalls = (record.get("jfr") or {}).get("allocation_stalls")
-    requests = (record.get("load") or {}).get("responses")
-    if stalls is None or goal_ms is None or service_ms is None or not requests:
-        return None
-    slack = goal_ms - service_ms
-    longer = [stall for stall in stalls["longest_ms"] if stall > slack]
-    share = len(longer) / requests
-    threshold = GC_SHARE_OF_TAIL * tail_share(percentile)
-    crossed = slack > 0 and share >= threshold
-    evidence = {"stalls": stalls["count"], "total_ms": stalls["total_ms"],
-                "longest_ms": stalls["longest_ms"][0] if stalls["longest_ms"] else None, "slack_ms": round(slack, 1),
-                "longer_than_slack": len(longer), "requests": requests, "share_of_requests": round(share, 5),
-                "threshold_share": threshold}
-    if not stalls["count"]:
-        return {"crossed": False, "evidence": evidence, "words": "no allocation stall"}
-    words = (f"{stalls['count']:,} allocation stall{'s' if stalls['count'] != 1 else ''} (threads waiting for "
-             f"memory the concurrent collector had not freed yet), the longest {stalls['longest_ms'][0]:,.1f} ms "
-             f"against {slack:,.0f} ms of slack; {len(longer):,} longer than it, {share * 100:.2f} % of the "
-             f"window's {requests:,} requests (the line: {threshold * 100:.2f} %)")
-    if crossed:
-        words += f": they put {percentile} at the service time plus a stall"
-    return {"crossed": crossed, "evidence": evidence, "words": words}
 
 
 def _server_cpu(record, server_cpus):
@@ -361,9 +261,11 @@ def _jit(record, warm, server_cpus):
         crossed = per_s > JIT_QUIET_PER_S and share >= JIT_CPU_SHARE
         evidence.update(compiles=jit["compiles"], compiles_per_s=round(per_s, 2), compile_ms=jit["compile_ms"],
                         share_of_cores=round(share, 4), busiest_second=busiest)
+        # HotSpot counts a compilation's elapsed time: on a full CPU it holds the waits for the CPU too.
         words.append(f"the JIT compiled {jit['compiles']:,} methods in the window ({per_s:.1f}/s; a settled warm-up "
-                     f"compiles at most {JIT_QUIET_PER_S:g}/s), {jit['compile_ms']:,} ms of compile time "
-                     f"({share * 100:.1f} % of its {cpus} core{'s' if cpus != 1 else ''})"
+                     f"compiles at most {JIT_QUIET_PER_S:g}/s), {jit['compile_ms']:,} ms compiling by the "
+                     f"compiler's clock ({share * 100:.1f} % of the window on its {cpus} core{'s' if cpus != 1 else ''}; "
+                     f"elapsed time, which a full CPU stretches)"
                      + (f", {busiest[2]:,} ms of it in the second ending {busiest[0]:g} s in" if busiest[2] else ""))
     if warm is not None:
         evidence["warm"] = warm
@@ -382,7 +284,10 @@ def _locks(record, window_s):
     blocked_ms = monitor.get("total_ms") or 0.0
     # Blocked thread-time over the window: how many threads waited for a monitor at any moment.
     waiting = blocked_ms / (window_s * 1000)
+    # Where the waiting was: the code site that blocked longest (jfr.blocking_site), as the CPU check names frames.
+    site = ((monitor.get("top_sites") or [{}])[0]).get("site")
     return {"crossed": waiting >= BLOCKED_THREADS, "evidence": {"monitor_enters": monitor.get("count") or 0,
-                                                                "blocked_ms": blocked_ms, "threads_waiting": round(waiting, 3)},
+                                                                "blocked_ms": blocked_ms, "threads_waiting": round(waiting, 3),
+                                                                "top_site": site},
             "words": f"{monitor.get('count') or 0:,} contended monitor enters, {waiting:.2f} threads waiting "
-                     f"for a monitor at any moment on average"}
+                     f"for a monitor at any moment on average" + (f", most of the wait at {site}" if site else "")}

@@ -5,7 +5,7 @@ built from the options the run commands share (commands/common.add_run_options);
 reads it from there and nowhere else."""
 from dataclasses import dataclass
 
-from labkit.hosts.host import LocalHost
+from labkit.hosts.local import LocalHost
 from labkit.measure.cpus import server_jvm_options
 
 DEFAULT_PORT = 8080

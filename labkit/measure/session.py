@@ -19,7 +19,7 @@ from pathlib import Path
 from labkit.servers.carriers import carrier_options
 from labkit.ground.errors import LabError
 from labkit.ground.process import spawn, stop
-from labkit.hosts.host import LocalHost
+from labkit.hosts.local import LocalHost
 from labkit.load.tools import DriverOutputError, redacted
 from labkit.servers.heaps import heap_options
 from labkit.load.spread import START_SLACK_S, SpreadRun
@@ -124,9 +124,9 @@ def start_server(target, setup, heap=None):
 
 
 def host_of(server):
-    """The host the server runs on (labkit.hosts); None for this machine."""
-    host = getattr(server, "on", None)
-    return host if host is not None and host.remote else None
+    """The host the server runs on (labkit.hosts): a LocalHost for this machine, which runs, reads and
+    copies here what an SshHost does there, so no caller asks which one it has."""
+    return getattr(server, "on", None) or LocalHost()
 
 
 def feed_of(server):
@@ -137,7 +137,7 @@ def feed_of(server):
 def server_jdk(server, lab_java_home):
     """The JDK whose jcmd reaches the server's JVM: the lab's own here, the one found on the server's
     host for a server elsewhere."""
-    return server.server_java_home if host_of(server) else lab_java_home
+    return host_of(server).jcmd_java_home(server, lab_java_home)
 
 
 def cpus_allowed(server):

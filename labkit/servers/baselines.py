@@ -96,12 +96,9 @@ class BaselineServer(HostedServer):
         own with its libs/ beside it, as its manifest's Class-Path names them."""
         if self._jar is None:
             jar = self.baseline.jar
-            if not self.on.remote:
-                self._jar = str(jar)
-            else:
-                module = jar.stem
-                self.hosted.folder(sorted((jar.parent / "libs").glob("*.jar")), f"{module}/libs")
-                self._jar = self.hosted.folder([jar], module)[0]
+            # Here a file stays where it is (LocalHost.put_all): the build's jar with its libs/ beside it.
+            self.hosted.folder(sorted((jar.parent / "libs").glob("*.jar")), f"{jar.stem}/libs")
+            self._jar = self.hosted.folder([jar], jar.stem)[0]
         return self._jar
 
     def command(self):

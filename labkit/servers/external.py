@@ -13,7 +13,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from labkit.ground.errors import LabError, UsageError
-from labkit.hosts.procfeed import RemoteProcFeed
 from labkit.servers.interface import LabServer
 from labkit.servers.registry import Target
 
@@ -73,11 +72,11 @@ class ExternalServer(LabServer):
             pass  # it answered
         except OSError as e:
             raise LabError(f"nothing answers at {self.url}: {getattr(e, 'reason', e)}") from None
-        if self._pid is not None and self.on.remote:
-            self.proc_feed = RemoteProcFeed(self.on, self._pid).start()
-            if not self.proc_feed.process_alive():
-                self.stop()
-                raise LabError(f"--server-pid {self._pid}: no such process on {self.on}")
+        # Its /proc over ssh when its JVM runs on another host; here the sampler reads /proc itself (None).
+        self.proc_feed = self.on.proc_feed(self._pid) if self._pid is not None else None
+        if self.proc_feed is not None and not self.proc_feed.process_alive():
+            self.stop()
+            raise LabError(f"--server-pid {self._pid}: no such process on {self.on}")
         return self
 
     def stop(self):

@@ -11,7 +11,7 @@ HostedProcess, so the way to another host is written once.
 import shutil
 
 from labkit import ROOT
-from labkit.hosts.host import LocalHost
+from labkit.hosts.local import LocalHost
 from labkit.servers.appserver.passwords import write_secret
 from labkit.servers.interface import LabServer
 
@@ -23,7 +23,7 @@ class HostedProcess:
     """One server process named `name` on `on` (this machine when None). `java_home` is the lab's
     JDK; on another host the server runs the JDK found there (or `remote_java`), pinned to `cpus`
     of that host (here the caller pins the lab's own process). What differs between here and there
-    the host decides (labkit/hosts/host.py): this class never asks which one it has."""
+    the host decides (labkit/hosts/host.py, local.py): this class never asks which one it has."""
 
     def __init__(self, name, java_home, on=None, remote_java=None, cpus=None):
         self.on = on or LocalHost()

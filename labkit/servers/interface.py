@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol, runtime_checkable
 
-from labkit.hosts.host import LocalHost
+from labkit.hosts.local import LocalHost
 
 
 @runtime_checkable

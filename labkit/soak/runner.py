@@ -6,7 +6,7 @@ import time
 from urllib.parse import urlsplit
 
 from labkit.ground.errors import LabError
-from labkit.ground.proc import tcp_counter, tcp_counter_in
+from labkit.ground.proc import tcp_counter_in
 from labkit.load.tools import DRIVERS, LoadSpec
 from labkit.measure.plan import rotated
 from labkit.measure.results import SOAK_SCHEMA
@@ -94,14 +94,10 @@ def soak_target(target, config, executable, out_dir, repeat=1, log=print):
 def listen_overflows(server):
     """The ListenOverflows counter of the kernel that holds the server's accept queue: this machine's,
     or that of --server-host (a network namespace has its own); None when it cannot be read."""
-    host = host_of(server)
-    if host is None:
-        return tcp_counter("ListenOverflows")
     try:
-        result = host.run(["cat", "/proc/net/netstat"], check=False)
-    except LabError:
+        return tcp_counter_in(host_of(server).read("/proc/net/netstat"), "ListenOverflows")
+    except (OSError, LabError):
         return None
-    return tcp_counter_in(result.stdout, "ListenOverflows") if result.returncode == 0 else None
 
 
 def _load(executable, url, config, rate, seconds, prefix, server_pid, out_dir, sampler=None, feed=None):

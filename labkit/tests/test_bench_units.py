@@ -507,6 +507,20 @@ def test_jfr_events_count_only_inside_the_window():
     assert "jit" not in summary   # no compiler readings: not recorded
 
 
+def test_each_collection_keeps_its_whole_cycle_beside_its_pause():
+    """A concurrent collector's cycle lasts far longer than its pause: both are kept, where each fell."""
+    start = epoch_seconds("2026-01-01T10:00:00.000000000Z")
+    events = [{"type": "jdk.GarbageCollection", "values": {
+        "startTime": "2026-01-01T10:00:03.250000000Z", "name": "ZGC Minor", "duration": "PT1.8S",
+        "sumOfPauses": "PT0.00004S", "longestPause": "PT0.00002S"}},
+        {"type": "jdk.GarbageCollection", "values": {
+            "startTime": "2026-01-01T10:00:06.000000000Z", "name": "G1New", "duration": "PT0.0204S",
+            "sumOfPauses": "PT0.02S", "longestPause": "PT0.02S"}}]
+    summary = summarize_events(events, start + 1, start + 10)
+    assert summary["gc_cycles"] == [[2.25, 1800.0, "ZGC Minor"], [5.0, 20.4, "G1New"]]
+    assert summary["gc_pauses"] == [[2.25, 0.02, "ZGC Minor"], [5.0, 20.0, "G1New"]]
+
+
 def test_the_jits_work_in_a_window_is_the_difference_of_its_running_totals_across_it():
     start = epoch_seconds("2026-01-01T10:00:00.000000000Z")
 

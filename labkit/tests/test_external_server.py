@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from labkit.hosts.host import LocalHost
+from labkit.hosts.local import LocalHost
 from labkit.capacity import between
 from labkit.commands.where import record_server_url, use_url
 from labkit.hosts.host import SshHost

@@ -20,7 +20,8 @@ import pytest
 from labkit import ROOT
 from labkit.ground.errors import UsageError
 from labkit.hosts import cluster
-from labkit.hosts.host import LocalHost, SshHost
+from labkit.hosts.host import SshHost
+from labkit.hosts.local import LocalHost
 from labkit.hosts.java import bundled_jdk_on
 from labkit.hosts.options import parse_host
 from labkit.measure.server_setup import ServerSetup

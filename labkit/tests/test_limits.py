@@ -4,7 +4,8 @@ the record lacks the figures, and "none found" for a healthy window. Records are
 writes them (field names of labkit/measure/session.py, jfr.py and capacity/points.py)."""
 import pytest
 
-from labkit.measure.limits import (NONE_FOUND, count_cpus, limit_words, tail_share, window_limits)
+from labkit.measure.gc_limits import tail_share
+from labkit.measure.limits import NONE_FOUND, count_cpus, limit_words, window_limits
 
 
 def window(**changes):
@@ -129,6 +130,27 @@ def test_zgc_allocation_stalls_longer_than_the_slack_for_half_the_tail_of_reques
     assert "gc-stall" in limits_of(window())["not_recorded"]
 
 
+def test_a_concurrent_collectors_cycles_show_below_the_lines_and_a_pauses_cycle_does_not():
+    record = zgc_window([])
+    record["jfr"]["gc_cycles"] = [[3, 1800.0, "ZGC Minor"], [9, 600.0, "ZGC Minor"], [15, 2500.0, "ZGC Major"],
+                                  [21, 0.5, "ZGC Minor"]]
+    limits = limits_of(record)
+    assert limits["limit"] == NONE_FOUND
+    young = limits["checks"]["gc-young"]["evidence"]["concurrent"]
+    # The cycle of 0.5 ms was all pause (within 10 ms of it): not concurrent work.
+    assert young == {"cycles": 2, "seconds": 2.4, "longest": [3, 4.8]}
+    assert limits["checks"]["gc-old"]["evidence"]["concurrent"] == {"cycles": 1, "seconds": 2.5, "longest": [15, 17.5]}
+    words = limit_words(limits)
+    assert words.endswith("; below the lines: young collections running concurrently for 2.4 s, the longest "
+                          "3.0–4.8 s in; old collections running concurrently for 2.5 s, the longest 15.0–17.5 s in")
+    assert "2 cycles ran concurrently for 2.4 s" in limits["checks"]["gc-young"]["words"]
+    # G1's young collections are all pause: nothing concurrent to name; a record without cycles neither.
+    g1 = window()
+    g1["jfr"]["gc_cycles"] = [[5.0, 20.5, "G1New"], [20.0, 22.1, "G1New"]]
+    assert "concurrent" not in limits_of(g1)["checks"]["gc-young"]["evidence"]
+    assert "concurrent" not in limits_of(window())["checks"]["gc-young"]["evidence"]
+
+
 def test_old_pauses_are_told_apart_from_young_ones():
     record = window(jfr={"available": True, "gc_count": 2, "pinned_events": 0, "pinned_total_ms": 0.0,
                          "gc_pauses": [[3.0, 400.0, "G1Full"], [9.0, 10.0, "G1New"]]})
@@ -168,9 +190,15 @@ def test_pinning_and_locks_name_themselves():
                          "pinned_total_ms": 900.0})
     assert limits_of(pinned)["limit"] == "pinning"
     locked = window(jfr={"available": True, "gc_count": 0, "gc_pauses": [], "pinned_events": 0, "pinned_total_ms": 0.0,
-                         "locks": {"monitor_enter": {"count": 5000, "total_ms": 60000.0}}})
+                         "locks": {"monitor_enter": {"count": 5000, "total_ms": 60000.0, "top_sites": [
+                             {"site": "app.Ledger.post", "count": 4000, "total_ms": 50000.0}]}}})
     limits = limits_of(locked)
     assert limits["limit"] == "locks" and limits["checks"]["locks"]["evidence"]["threads_waiting"] == 2.0
+    assert limit_words(limits).endswith("2.00 threads waiting for a monitor at any moment on average, "
+                                        "most of the wait at app.Ledger.post")
+    # Under one thread waiting on average the monitors serialised nothing that limits.
+    locked["jfr"]["locks"]["monitor_enter"]["total_ms"] = 20000.0
+    assert limits_of(locked)["limit"] == NONE_FOUND
 
 
 def test_a_window_on_an_unsettled_server_names_the_jit():
@@ -205,7 +233,8 @@ def test_a_window_whose_server_still_compiles_faster_than_a_settled_warm_up_name
     assert check["evidence"]["compiles_per_s"] == 6.0 and check["evidence"]["share_of_cores"] == 0.08
     assert check["evidence"]["busiest_second"] == [2.0, 150, 1900]
     assert ("the JIT compiled 180 methods in the window (6.0/s; a settled warm-up compiles at most 5/s), "
-            "2,400 ms of compile time (8.0 % of its 1 core), 1,900 ms of it in the second ending 2 s in") in check["words"]
+            "2,400 ms compiling by the compiler's clock (8.0 % of the window on its 1 core; elapsed time, which a "
+            "full CPU stretches), 1,900 ms of it in the second ending 2 s in") in check["words"]
     # 4/s is the tail of a warm server: recorded, not crossed; and it leaves "none found" standing.
     quiet = limits_of(compiling(120, 300))
     assert quiet["limit"] == NONE_FOUND and quiet["checks"]["jit"]["crossed"] is False

@@ -3,8 +3,9 @@ one CPU, vegeta on the other): a pool of 8 threads at 1 s sleeps stops at its Li
 (8 req/s), and its first window, twice that, collapses: the next window waits until the server
 answers at its idle latency again (labkit/capacity/recovery.py); CPU-bound requests (`/api/work`, a
 SHA-256 chain) stop where the server's one CPU is full, and JFR's execution samples name the hashing
-as where the time went. Each run's capacity, every window that missed and the report name the limit
-with its figures (labkit/measure/limits.py)."""
+as where the time went; requests queued on one monitor (`/api/contend?lock=monitor`, --jfr-locks)
+stop at the lock. Each run's capacity, every window that missed and the report name the limit with
+its figures (labkit/measure/limits.py)."""
 import json
 import subprocess
 import sys
@@ -87,3 +88,31 @@ def test_cpu_bound_requests_stop_where_the_servers_cpu_is_full(tmp_path):
     assert any(any("WorkResource" in f for f in frames) and any("SHA" in f or "Digest" in f for f in frames)
                for frames in named), named[:3]
     assert f'id="flame-{over["index"]}"' in (tmp_path / "cpu" / "report.html").read_text()
+
+
+@pytest.mark.server
+def test_requests_waiting_for_one_monitor_stop_at_the_lock(tmp_path):
+    # One monitor held 20 ms per request lets 50 req/s through whatever the pool: 32 threads are far
+    # from their own ceiling, the CPU idles while the waiters block, and JFR records the waits.
+    output, run, report = capacity(tmp_path / "locks", "--modes", "platform-32", "--jfr-locks",
+                                   "--request", "GET /api/contend?holdMs=20&lock=monitor", "--slo", "p99=100ms",
+                                   "--start-rate", "12", "--max-rate", "96", "--warmup-concurrency", "4",
+                                   *NO_YOUNG_RULE)
+    assert run["config"]["jfr_locks"] is True
+    row = run["summary"][0]
+    assert row["capacity_rps"]["median"] and row["capacity_rps"]["median"] <= 50, row
+    over = max(missed(run), key=lambda p: p["rate"])
+    assert over["rate"] > 50, [(p["rate"], p["capacity"]["met_goal"]) for p in run["points"]]
+    limit = over["limit"]
+    assert limit["limit"] == "locks", (over["id"], limit)
+    evidence = limit["checks"]["locks"]["evidence"]
+    assert evidence["threads_waiting"] >= 1 and "ContendResource" in evidence["top_site"], evidence
+    # The CPU stayed below its line; the pool's ceiling is not known for your requests (no service time
+    # of their own), and the lock, named first, is what held them.
+    assert not limit["checks"]["cpu"]["crossed"] and not limit["checks"].get("pool", {}).get("crossed"), limit["checks"]
+    # Windows well under the lock's ceiling met the goal, their requests waiting for the monitor far less.
+    blocked = lambda point: point["jfr"]["locks"]["monitor_enter"]["total_ms"]
+    low = [p for p in run["points"] if p["capacity"]["met_goal"] and p["rate"] <= 25]
+    assert low and all(blocked(p) < blocked(over) / 4 for p in low), [(p["rate"], blocked(p)) for p in low]
+    assert "limit: locks" in output and "threads waiting for a monitor" in report
+

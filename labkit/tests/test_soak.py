@@ -124,30 +124,39 @@ def test_recheck_takes_the_recorded_load_phase_else_where_the_load_tool_was_atta
 
 
 class _ServerHost:
-    """A --server-host stand-in: `cat /proc/net/netstat` there answers `netstat` (exit 0), or fails."""
-    remote = True
+    """A --server-host stand-in: SshHost's own read(), with its ssh command answered as given (the
+    text of /proc/net/netstat there, or a failure)."""
 
     def __init__(self, netstat=None, error=None, returncode=0):
         self.netstat, self.error, self.returncode, self.commands = netstat, error, returncode, []
+        self.target = "srv"
 
     def run(self, command, timeout=60, check=True):
+        from labkit.ground.errors import LabError
         self.commands.append(list(command))
         if self.error:
             raise self.error
+        if check and self.returncode:
+            raise LabError(f"{command} failed on srv")
         return subprocess.CompletedProcess(command, self.returncode, stdout=self.netstat or "", stderr="")
+
+    def read(self, path):
+        from labkit.hosts.host import SshHost
+        return SshHost.read(self, path)
 
 
 def test_listen_overflows_are_read_on_the_host_whose_kernel_holds_the_servers_accept_queue():
     import types
     from labkit.ground.errors import LabError
     from labkit.ground.proc import tcp_counter
+    from labkit.hosts.local import LocalHost
     there = _ServerHost("TcpExt: SyncookiesSent ListenOverflows\nTcpExt: 0 4242\n")
     assert runner.listen_overflows(types.SimpleNamespace(on=there)) == 4242
     assert there.commands == [["cat", "/proc/net/netstat"]]
     assert runner.listen_overflows(types.SimpleNamespace(on=_ServerHost(error=LabError("ssh srv: refused")))) is None
     assert runner.listen_overflows(types.SimpleNamespace(on=_ServerHost("", returncode=1))) is None
-    # A server here: this machine's own counter (a host object that is not remote counts as here).
-    here = types.SimpleNamespace(on=types.SimpleNamespace(remote=False, run=None))
+    # A server here: this machine's own counter, read by the LocalHost the server runs on.
+    here = types.SimpleNamespace(on=LocalHost())
     assert runner.listen_overflows(here) is not None
     assert abs(runner.listen_overflows(here) - tcp_counter("ListenOverflows")) < 1000
 

@@ -114,20 +114,24 @@ def test_payara_micro_deploys_the_wars_first_and_the_probe_last(tmp_path):
     assert [plain[i + 1] for i, part in enumerate(plain) if part == "--deploy"] == [str(server.war)]
 
 
-def test_a_full_server_undeploys_what_is_not_wanted_and_deploys_the_probe_beside_the_war(tmp_path, monkeypatch):
+def test_a_full_server_undeploys_all_it_holds_and_deploys_the_probe_beside_the_war(tmp_path, monkeypatch):
     from labkit.servers.appserver.payara_server import PayaraServer
     war = war_argument(f"{make_war(tmp_path / 'shop.war')}:/")
     server = PayaraServer(payara_mode("virtual"), port=19610, apps=[war], log=lambda m: None)
-    # An earlier run left the lab's own WAR at "/": it must go before the user's takes "/".
+    # An earlier run left the lab's own WAR at "/": it must go before the user's takes "/"; the user's
+    # own "root", wanted again, goes too and is deployed afresh (it may not have loaded at the boot).
     monkeypatch.setattr(server.domain, "applications", lambda: ["loomlab", "root"])
     commands = server._deploy_commands()
-    assert commands[0] == "undeploy loomlab"
-    assert commands[1] == f"deploy --force=true --name root --contextroot / {war.path}"
-    assert commands[2].startswith(f"deploy --force=true --name loomlab-probe --contextroot {PROBE_ROOT} ")
+    assert commands[:2] == ["undeploy loomlab", "undeploy root"]
+    assert commands[2] == f"deploy --name root --contextroot / {war.path}"
+    assert commands[3].startswith(f"deploy --name loomlab-probe --contextroot {PROBE_ROOT} ")
+    assert len(commands) == 4
     alone = PayaraServer(payara_mode("virtual"), port=19610, log=lambda m: None)
     monkeypatch.setattr(alone.domain, "applications", lambda: ["loomlab-probe", "root"])
     assert alone._deploy_commands()[:2] == ["undeploy loomlab-probe", "undeploy root"]
-    assert alone._deploy_commands()[2].startswith("deploy --force=true --name loomlab --contextroot / ")
+    assert alone._deploy_commands()[2].startswith("deploy --name loomlab --contextroot / ")
+    monkeypatch.setattr(alone.domain, "applications", lambda: [])
+    assert [c.split()[0] for c in alone._deploy_commands()] == ["deploy"]
 
 
 def test_a_deployment_failure_names_what_micro_lacks_and_the_full_server():

@@ -3,7 +3,8 @@ just above the rate it held (capacity/limits.py), with the figures that show it;
 capacity table and the every-window table give it."""
 from labkit.capacity.limits import AT_MAX_RATE, NO_MISS_ABOVE, counts_text, point_limits
 from labkit.ground.formatting import number
-from labkit.measure.limits import CPU_BUSY_SHARE, GC_SHARE_OF_TAIL
+from labkit.measure.gc_limits import GC_SHARE_OF_TAIL
+from labkit.measure.limits import CPU_BUSY_SHARE
 
 HOW_LIMITS_ARE_NAMED = (
     "Each check holds a window's figures against a line (labkit/measure/limits.py): the **load tool** (short "

@@ -239,13 +239,15 @@ class AppServer(LabServer):
         return [*self._settings_commands(), *self._jvm_option_commands(), *deploy]
 
     def _deploy_commands(self):
-        """The lab's WAR at "/", or your WARs at their roots and the lab's as the probe; applications an
-        earlier run deployed that are not wanted now are undeployed first (one might hold a root)."""
+        """The lab's WAR at "/", or your WARs at their roots and the lab's as the probe. Every application
+        an earlier run deployed is undeployed first: one not wanted now might hold a root, and one
+        wanted again may have failed to load when the domain booted to be configured (a message-driven
+        WAR loads before the web container has started, and a forced redeploy over it then finds no
+        CDI), so each is deployed afresh."""
         wanted = ([(app.name, app.context_root, app.path) for app in self.apps] + [(PROBE_NAME, PROBE_ROOT, self.war)]
                   if self.apps else [("loomlab", "/", self.war)])
-        names = {name for name, _, _ in wanted}
-        undeploy = [f"undeploy {shlex.quote(name)}" for name in self.domain.applications() if name not in names]
-        return undeploy + [f"deploy --force=true --name {shlex.quote(name)} --contextroot {shlex.quote(root)} "
+        undeploy = [f"undeploy {shlex.quote(name)}" for name in self.domain.applications()]
+        return undeploy + [f"deploy --name {shlex.quote(name)} --contextroot {shlex.quote(root)} "
                            f"{shlex.quote(str(path))}" for name, root, path in wanted]
 
     def _settings_commands(self):

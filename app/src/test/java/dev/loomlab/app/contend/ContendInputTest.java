@@ -21,6 +21,27 @@ class ContendInputTest {
     }
 
     @Test
+    void theLockIsTheSpinLockUnlessTheMonitorIsAsked() {
+        assertEquals(ContendRequest.Kind.SPIN, ContendRequest.parse(null, null).lock());
+        assertEquals(ContendRequest.Kind.SPIN, ContendRequest.parse(null, "5", "spin").lock());
+        ContendRequest monitor = ContendRequest.parse("20", null, "monitor");
+        assertEquals(ContendRequest.Kind.MONITOR, monitor.lock());
+        assertEquals(20, monitor.holdMs());
+    }
+
+    @Test
+    void anUnknownLockAndASpinBoundOnAMonitorAreRefused() {
+        BadParameterException unknown = assertThrows(BadParameterException.class,
+                () -> ContendRequest.parse(null, null, "mutex"));
+        assertEquals("lock", unknown.parameter());
+        assertEquals("spin|monitor", unknown.allowed());
+        BadParameterException bound = assertThrows(BadParameterException.class,
+                () -> ContendRequest.parse(null, "100", "monitor"));
+        assertEquals("maxSpinMs", bound.parameter());
+        assertTrue(bound.getMessage().contains("lock=spin only"), bound.getMessage());
+    }
+
+    @Test
     void givenValuesInRangeAreTaken() {
         ContendRequest request = ContendRequest.parse("0", "60000");
         assertEquals(0, request.holdMs());
