@@ -78,14 +78,17 @@ def test_cpu_bound_requests_stop_where_the_servers_cpu_is_full(tmp_path):
     assert evidence["server_cores"] + evidence["steal_share"] * evidence["cpus"] >= 0.85, limit["checks"]["cpu"]
     # ...and says where the time went: the SHA-256 chain on top of the window's JFR execution samples.
     profile = over["jfr"]["cpu_profile"]
-    assert profile["samples"] > 0 and any("SHA" in e["frame"] or "Digest" in e["frame"] for e in profile["top"]), profile
+    # (The JDK's SHA-256 lives in sun.security.provider; with inlining its top frame may be a helper such
+    # as ByteArrayAccess.i2bBig rather than SHA2.implCompress.)
+    hashing = lambda frame: "SHA" in frame or "Digest" in frame or frame.startswith("sun.security.provider.")
+    assert profile["samples"] > 0 and any(hashing(e["frame"]) for e in profile["top"]), profile
     assert "JFR execution samples" in limit["checks"]["cpu"]["words"]
     assert "limit: cpu" in output
     # Its whole stacks too, for the flame graph: the lab's work endpoint under the SHA-256 chain.
     stacks = over["jfr"]["cpu_stacks"]
     assert stacks["samples"] > 0 and stacks["stacks"], stacks
     named = [[stacks["frames"][i] for i in stack] for stack, _ in stacks["stacks"]]
-    assert any(any("WorkResource" in f for f in frames) and any("SHA" in f or "Digest" in f for f in frames)
+    assert any(any("WorkResource" in f for f in frames) and any(hashing(f) for f in frames)
                for frames in named), named[:3]
     assert f'id="flame-{over["index"]}"' in (tmp_path / "cpu" / "report.html").read_text()
 
