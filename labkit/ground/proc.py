@@ -153,6 +153,48 @@ def bytes_read(pid):
     return None
 
 
+def cpu_quota_cores(pid, root="/proc", cgroups="/sys/fs/cgroup"):
+    """The CPU a cgroup quota leaves the process, in cores (0.1: a tenth of one CPU's time), the
+    tightest along its cgroup's path up to the root; None without a quota or when it cannot be read.
+    A container's or systemd unit's quota caps a process below its CPUs, and nothing else in /proc
+    shows it (Cpus_allowed_list does not)."""
+    text = _read(f"{root}/{pid}/cgroup")
+    return quota_cores_of(text, cgroups) if text else None
+
+
+def quota_cores_of(cgroup_text, cgroups="/sys/fs/cgroup"):
+    """cpu_quota_cores from the text of /proc/<pid>/cgroup: cgroup v1's cpu controller (its
+    cpu.cfs_quota_us ÷ cpu.cfs_period_us, -1 for none), else v2's unified tree (cpu.max, 'max' for none)."""
+    v1 = v2 = None
+    for line in cgroup_text.splitlines():
+        _, controllers, path = line.split(":", 2)
+        if "cpu" in controllers.split(","):
+            v1 = (controllers, path)
+        elif controllers == "":
+            v2 = path
+    quotas = []
+    if v1 is not None:
+        controllers, path = v1
+        mount = next((f"{cgroups}/{name}" for name in (controllers, "cpu", "cpu,cpuacct")
+                      if os.path.isdir(f"{cgroups}/{name}")), None)
+        for folder in _up_to_root(mount, path) if mount else ():
+            quota, period = _leading_int(_read(f"{folder}/cpu.cfs_quota_us")), _leading_int(_read(f"{folder}/cpu.cfs_period_us"))
+            if quota is not None and quota > 0 and period:
+                quotas.append(quota / period)
+    elif v2 is not None:
+        for folder in _up_to_root(cgroups, v2):
+            fields = (_read(f"{folder}/cpu.max") or "").split()
+            if len(fields) == 2 and fields[0] != "max" and int(fields[1]):
+                quotas.append(int(fields[0]) / int(fields[1]))
+    return round(min(quotas), 4) if quotas else None
+
+
+def _up_to_root(mount, path):
+    """The cgroup folders from `path` up to the hierarchy's root, under its mount point."""
+    parts = [part for part in path.split("/") if part]
+    return [os.path.join(mount, *parts[:depth]) for depth in range(len(parts), -1, -1)]
+
+
 def task_count(pid):
     """How many threads of the process still have a /proc/<pid>/task entry, or None when it is gone."""
     try:

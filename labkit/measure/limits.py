@@ -143,10 +143,11 @@ def _load_tool(record):
         return None
     raised = [flag for flag in LOAD_TOOL_FLAGS if flag in flags]
     evidence = {"cpu_cores": driver.get("cpu_cores"), "schedule_lag_max_ms": load.get("schedule_lag_max_ms"),
-                "flags": raised}
+                "flags": raised, **({"quota_cores": driver["quota_cores"]} if driver.get("quota_cores") else {})}
     parts = []
     if driver.get("cpu_cores") is not None:
-        parts.append(f"it used {driver['cpu_cores']:.2f} of a core")
+        quota = f" (its cgroup's CPU quota: {driver['quota_cores']:.2f} of a core)" if driver.get("quota_cores") else ""
+        parts.append(f"it used {driver['cpu_cores']:.2f} of a core{quota}")
     if load.get("schedule_lag_max_ms") is not None:
         parts.append(f"sent requests up to {load['schedule_lag_max_ms']:,.0f} ms late")
     if "load-host-lost" in raised:

@@ -19,7 +19,8 @@ SOAK_SCHEMA = "loomlab.soak/1"
 # The file each run kind stores its record in, inside its results folder.
 RESULTS_JSON = "results.json"   # ./lab bench, ./lab capacity
 SOAK_JSON = "soak.json"         # ./lab soak
-# Driver CPU above this share of one core: the load tool, not the server, may set the pace.
+# Driver CPU above this share of one core, or of its cgroup's CPU quota when that is less: the load
+# tool, not the server, may set the pace.
 CLIENT_BOUND_CORES = 0.9
 # Machine CPU above this share of all cores: the point ran on a saturated machine.
 SATURATED_SHARE = 0.95
@@ -67,6 +68,12 @@ def derive(record, max_concurrent, service_time_s):
     }
 
 
+def driver_cores_allowed(driver):
+    """The CPU the load tool could use, in cores: one, or its cgroup's quota when less (quota_cores)."""
+    quota = driver.get("quota_cores")
+    return min(1.0, quota) if quota else 1.0
+
+
 def flags(record):
     """Short warnings a reader must see next to the point's numbers."""
     found = []
@@ -76,8 +83,8 @@ def flags(record):
         found.append("failed")
     if (record.get("watchdog") or {}).get("stall"):
         found.append("stalled")
-    driver_cores = (resources.get("driver") or {}).get("cpu_cores")
-    if driver_cores is not None and driver_cores > CLIENT_BOUND_CORES:
+    driver = resources.get("driver") or {}
+    if driver.get("cpu_cores") is not None and driver["cpu_cores"] > CLIENT_BOUND_CORES * driver_cores_allowed(driver):
         found.append("client-bound")
     machine = resources.get("machine") or {}
     if machine.get("busy_cores") is not None and (machine["busy_cores"] + (machine.get("steal_cores") or 0)

@@ -96,6 +96,9 @@ class WindowSampler:
         self.server_pid = server_pid
         self.feed = feed
         self.driver_pid = None
+        # The tightest cgroup CPU quota the driver ran under (cores), or None: a load tool in a
+        # container may have a tenth of a core while its CPUs say one (ground/proc.cpu_quota_cores).
+        self.driver_quota_cores = None
         self.interval = interval
         self.samples = []
         self._lock = threading.Lock()
@@ -145,6 +148,10 @@ class WindowSampler:
             reading = self.feed.latest()
             table, server = (reading.cpu_table, reading_of(reading)) if reading else (read_cpu_times(), None)
         machine, server_cpus = table["cpu"], cpus_times(table, self.server_cpus)
+        if self.driver_pid:
+            quota = proc.cpu_quota_cores(self.driver_pid)
+            if quota is not None:
+                self.driver_quota_cores = min(quota, self.driver_quota_cores or quota)
         sample = Sample(t=time.monotonic() - self._t0, server=server,
                         driver=read_process(self.driver_pid) if self.driver_pid else None,
                         machine_busy_s=machine.busy_s, machine_total_s=machine.total_s,

@@ -74,9 +74,13 @@ def measured_resources(spec, samples, sampler, driver_cpu_s):
     """/proc figures of the measured window: the whole run, or with a steady window only the
     samples inside it (the driver's exact rusage CPU covers its whole run, so the sampled one)."""
     if spec.window is None:
-        return summarize(samples, driver_cpu_s)
-    start, end = spec.window
-    return summarize_window(samples, sampler.seconds_since_start(start), sampler.seconds_since_start(end))
+        summary = summarize(samples, driver_cpu_s)
+    else:
+        start, end = spec.window
+        summary = summarize_window(samples, sampler.seconds_since_start(start), sampler.seconds_since_start(end))
+    if summary and summary.get("driver") and sampler.driver_quota_cores is not None:
+        summary["driver"]["quota_cores"] = sampler.driver_quota_cores
+    return summary
 
 
 def probe(server, path, mode, method="GET", body_file=None, headers=()):

@@ -465,7 +465,7 @@ def test_stretches_of_full_cpu_are_the_half_seconds_at_95_percent_of_the_servers
 
 
 def test_a_steady_spec_maps_its_epoch_window_onto_the_sampler_clock_and_ignores_the_runs_rusage():
-    sampler = SimpleNamespace(seconds_since_start=lambda epoch: epoch - 1_800_000_000.0)
+    sampler = SimpleNamespace(seconds_since_start=lambda epoch: epoch - 1_800_000_000.0, driver_quota_cores=None)
     steady = LoadSpec(url="u", concurrency=10, duration_s=10, timeout_s=2, window=(1_800_000_005, 1_800_000_010))
     summary = measured_resources(steady, ramp_then_steady_samples(), sampler, driver_cpu_s=4.0)
     assert summary["server"]["threads_max"] == 200

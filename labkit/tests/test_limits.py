@@ -169,6 +169,20 @@ def test_a_load_tool_short_of_cpu_is_named_first_whatever_else_crossed():
     assert "0.98 of a core" in limit_words(limits) and "240 ms late" in limit_words(limits)
 
 
+def test_a_load_tool_at_its_cgroup_quota_is_client_bound_though_far_below_a_core():
+    from labkit.measure.results import flags
+    held = {"server": {"cpu_cores": 0.20}, "driver": {"cpu_cores": 0.098, "quota_cores": 0.1},
+            "machine": {"cpus": 2, "server_cpus_steal_share": 0.0}}
+    assert "client-bound" in flags({"resources": held})
+    limits = limits_of(window(resources=held, flags=flags({"resources": held})))
+    assert limits["limit"] == "load-tool" and limits["checks"]["load-tool"]["evidence"]["quota_cores"] == 0.1
+    assert "0.10 of a core (its cgroup's CPU quota: 0.10 of a core)" in limit_words(limits)
+    # The same CPU without a quota is a tenth of its core: not short of it. A quota above one core
+    # leaves the one core the tool is pinned to as its line.
+    assert "client-bound" not in flags({"resources": {**held, "driver": {"cpu_cores": 0.098}}})
+    assert "client-bound" not in flags({"resources": {**held, "driver": {"cpu_cores": 0.5, "quota_cores": 2.0}}})
+
+
 def test_a_bounded_pool_at_its_ceiling_is_the_limit():
     # platform-8 with 1 s sleeps: 8 threads serve at most 8 req/s.
     record = window(rate=10, max_concurrent=8, derived={"ceiling_rps": 8.0})

@@ -4,11 +4,17 @@ one CPU, vegeta on the other): a pool of 8 threads at 1 s sleeps stops at its Li
 answers at its idle latency again (labkit/capacity/recovery.py); CPU-bound requests (`/api/work`, a
 SHA-256 chain) stop where the server's one CPU is full, and JFR's execution samples name the hashing
 as where the time went; requests queued on one monitor (`/api/contend?lock=monitor`, --jfr-locks)
-stop at the lock. Each run's capacity, every window that missed and the report name the limit with
-its figures (labkit/measure/limits.py)."""
+stop at the lock; virtual threads parked under deep stacks, whose stack chunks every young collection
+copies, stop where G1's young pauses outgrow the goal's slack; and vegeta held to a tenth of a core (a
+cgroup quota) stops the search itself, which the windows name as the load tool. Each run's capacity,
+every window that missed and the report name the limit with its figures (labkit/measure/limits.py)."""
 import json
+import os
 import subprocess
 import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -24,7 +30,8 @@ NO_YOUNG_RULE = ["--min-young-gcs", "0"]
 
 
 def capacity(out, *arguments):
-    result = subprocess.run([sys.executable, "-m", "labkit.cli", "capacity", *arguments, *SHORT, "--port", "19480",
+    """A run with SHORT's settings, of which `arguments` may change any (argparse keeps an option's last value)."""
+    result = subprocess.run([sys.executable, "-m", "labkit.cli", "capacity", *SHORT, *arguments, "--port", "19480",
                              "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, timeout=900)
     assert result.returncode == 0, result.stdout[-4000:]
@@ -119,3 +126,92 @@ def test_requests_waiting_for_one_monitor_stop_at_the_lock(tmp_path):
     assert low and all(blocked(p) < blocked(over) / 4 for p in low), [(p["rate"], blocked(p)) for p in low]
     assert "limit: locks" in output and "threads waiting for a monitor" in report
 
+
+
+@pytest.mark.server
+def test_young_pauses_longer_than_the_slack_are_named_gc(tmp_path):
+    # A parked virtual thread keeps its stack on the heap: each request, asleep for 1 s under 2,000
+    # frames, holds its stack chunk there until it wakes, and every young collection copies the chunks
+    # of the requests in flight. With a 64 MB young generation, 200 requests a second make G1's young
+    # pauses outgrow the goal's 20 ms of slack (48 ms in a run here, with the CPU at 0.71 of its core).
+    output, run, report = capacity(tmp_path / "gc", "--modes", "virtual@g1-young64m", "--sleep", "1000",
+                                   "--depth", "2000", "--slo", "p99=+20ms", "--start-rate", "50", "--max-rate", "200",
+                                   "--warmup-min", "10", "--warmup-max", "30", "--warmup-iteration", "5",
+                                   "--warmup-concurrency", "50", *NO_YOUNG_RULE)
+    over = max(missed(run), key=lambda p: p["rate"])
+    limit = over["limit"]
+    assert limit["limit"] == "gc-young", (over["id"], limit)
+    evidence = limit["checks"]["gc-young"]["evidence"]
+    assert evidence["longest_ms"] > evidence["slack_ms"] == 20 and evidence["share_of_window"] >= evidence["threshold_share"]
+    # Named for the pauses themselves, not only for a backlog that a full CPU drained slowly.
+    assert not evidence["by_backlog"], limit["checks"]["cpu"]
+    assert "young pause" in limit["checks"]["gc-young"]["words"] and "limit: gc-young" in output
+
+
+# cgroup v1's CPU controller, where this project's machines mount it; cgroup v2's unified tree otherwise.
+CGROUP_V1_CPU = Path("/sys/fs/cgroup/cpu")
+CGROUP_V2 = Path("/sys/fs/cgroup")
+
+
+@contextmanager
+def vegeta_held_to(share_of_a_core):
+    """Within the block every vegeta process runs in a cgroup allowed `share_of_a_core` of one CPU, as
+    in a container with a CPU quota: a thread moves each one in as it appears (within 20 ms)."""
+    period_us = 10_000   # short periods: a throttled vegeta waits at most a period, not 100 ms
+    quota_us = max(1_000, int(period_us * share_of_a_core))
+    if (CGROUP_V1_CPU / "cpu.cfs_quota_us").exists():
+        group = CGROUP_V1_CPU / f"loomlab-test-vegeta-{os.getpid()}"
+        group.mkdir()
+        (group / "cpu.cfs_period_us").write_text(str(period_us))
+        (group / "cpu.cfs_quota_us").write_text(str(quota_us))
+    else:
+        group = CGROUP_V2 / f"loomlab-test-vegeta-{os.getpid()}"
+        group.mkdir()
+        (group / "cpu.max").write_text(f"{quota_us} {period_us}")
+    stop = threading.Event()
+
+    def move_each_vegeta_in():
+        while not stop.wait(0.02):
+            for comm in Path("/proc").glob("[0-9]*/comm"):
+                try:
+                    if comm.read_text().strip() == "vegeta":
+                        (group / "cgroup.procs").write_text(comm.parent.name)
+                except OSError:
+                    pass   # it exited meanwhile
+    mover = threading.Thread(target=move_each_vegeta_in, daemon=True)
+    mover.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        mover.join()
+        for pid in (group / "cgroup.procs").read_text().split():
+            try:
+                (group.parent / "cgroup.procs").write_text(pid)
+            except OSError:
+                pass
+        group.rmdir()
+
+
+@pytest.mark.server
+def test_a_load_tool_short_of_cpu_is_named_before_the_server(tmp_path):
+    # vegeta held to a tenth of a core (a cgroup quota) runs out of it at a couple of hundred requests
+    # a second, where the server answers 10 ms sleeps on a CPU of its own (in a run here: 250 req/s
+    # held, 300 and 400 missed, vegeta at 0.10 of a core). A tenth of a core is far below one core's
+    # line: the lab reads the quota and measures the load tool against that, and names it before
+    # anything the server showed (a window whose vegeta catches up in bursts can find the server's
+    # CPU full too).
+    with vegeta_held_to(0.1):
+        output, run, report = capacity(tmp_path / "tool", "--modes", "virtual", "--sleep", "10",
+                                       "--start-rate", "100", "--max-rate", "3200", *NO_YOUNG_RULE)
+    row = run["summary"][0]
+    assert row["capacity_rps"]["median"] and row["capacity_rps"]["median"] >= 50, row
+    over = max(missed(run), key=lambda p: p["rate"])
+    assert over["rate"] > row["capacity_rps"]["median"], [(p["rate"], p["capacity"]["met_goal"]) for p in run["points"]]
+    limit = over["limit"]
+    assert limit["limit"] == "load-tool", (over["id"], limit)
+    evidence = limit["checks"]["load-tool"]["evidence"]
+    assert "client-bound" in evidence["flags"] and evidence["quota_cores"] == pytest.approx(0.1), evidence
+    assert 0.09 <= evidence["cpu_cores"] <= 0.12, evidence
+    assert "its cgroup's CPU quota: 0.10 of a core" in limit["checks"]["load-tool"]["words"]
+    assert "limit: load-tool" in output

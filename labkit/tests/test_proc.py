@@ -138,3 +138,24 @@ def test_a_zombie_child_has_exited_and_is_gone_before_it_is_reaped():
         child.kill()
         child.wait()
     assert proc.read_stat(child.pid) is None
+
+
+def test_a_cgroup_cpu_quota_is_read_as_cores_the_tightest_along_the_path(tmp_path):
+    from labkit.ground.proc import quota_cores_of
+    # cgroup v1: the cpu controller's own hierarchy; the parent's quota (half a core) is looser than
+    # the child's (a tenth), a group without one says -1.
+    v1 = tmp_path / "v1"
+    for folder, quota in (("cpu", -1), ("cpu/lab", 50_000), ("cpu/lab/vegeta", 10_000), ("cpu/none", -1)):
+        (v1 / folder).mkdir(parents=True)
+        (v1 / folder / "cpu.cfs_quota_us").write_text(f"{quota}\n")
+        (v1 / folder / "cpu.cfs_period_us").write_text("100000\n")
+    assert quota_cores_of("5:memory:/x\n1:cpu:/lab/vegeta\n0::/\n", str(v1)) == 0.1
+    assert quota_cores_of("1:cpu:/lab\n", str(v1)) == 0.5
+    assert quota_cores_of("1:cpu:/none\n", str(v1)) is None
+    # cgroup v2: cpu.max, "max" for no quota.
+    v2 = tmp_path / "v2"
+    (v2 / "box").mkdir(parents=True)
+    (v2 / "cpu.max").write_text("max 100000\n")
+    (v2 / "box" / "cpu.max").write_text("25000 100000\n")
+    assert quota_cores_of("0::/box\n", str(v2)) == 0.25
+    assert quota_cores_of("0::/\n", str(v2)) is None
