@@ -127,7 +127,6 @@ def test_requests_waiting_for_one_monitor_stop_at_the_lock(tmp_path):
     assert "limit: locks" in output and "threads waiting for a monitor" in report
 
 
-
 @pytest.mark.server
 def test_young_pauses_longer_than_the_slack_are_named_gc(tmp_path):
     # A parked virtual thread keeps its stack on the heap: each request, asleep for 1 s under 2,000
