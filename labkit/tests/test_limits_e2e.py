@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from labkit import ROOT
+from labkit.ground import proc
 
 # The runs: 3 s windows after the default pre-roll (two sleeps, at least 2 s), a bisection to 25 %,
 # one round, no host-speed reference (the runs measure limits, not the host or a capacity).
@@ -175,12 +176,13 @@ def vegeta_held_to(share_of_a_core):
 
     def move_each_vegeta_in():
         while not stop.wait(0.02):
-            for comm in Path("/proc").glob("[0-9]*/comm"):
-                try:
-                    if comm.read_text().strip() == "vegeta":
-                        (group / "cgroup.procs").write_text(comm.parent.name)
-                except OSError:
-                    pass   # it exited meanwhile
+            for pid in proc.pids():
+                stat = proc.read_stat(pid)
+                if stat is not None and stat.comm == "vegeta":
+                    try:
+                        (group / "cgroup.procs").write_text(str(pid))
+                    except OSError:
+                        pass   # it exited meanwhile
     mover = threading.Thread(target=move_each_vegeta_in, daemon=True)
     mover.start()
     try:
