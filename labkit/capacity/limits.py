@@ -8,6 +8,7 @@ round held. Its rounds may name different limits; each is counted.
 """
 from collections import Counter
 
+from labkit.measure.histograms import decode, share_above
 from labkit.measure.limits import NONE_FOUND, count_cpus, limit_words, window_limits
 
 # A round that held the run's --max-rate was not stopped by the server; one whose walk ended before a
@@ -38,7 +39,16 @@ def point_limits(run, point, session=None):
     session = session or _session(run, point)
     return window_limits(point, goal_ms=capacity.get("goal_ms"), percentile=capacity.get("percentile") or "p99",
                          service_ms=service_ms(run, point), server_cpus=count_cpus((session or {}).get("cpus_allowed")),
-                         warm=_warm(run, point, session))
+                         warm=_warm(run, point, session), past_goal_share=past_goal_share(point))
+
+
+def past_goal_share(point):
+    """The share of the window's requests slower than its goal, from its histogram; None without one."""
+    encoded = (point.get("load") or {}).get("latency_hdr")
+    goal = (point.get("capacity") or {}).get("goal_ms")
+    if not encoded or goal is None:
+        return None
+    return share_above(decode(encoded), goal)
 
 
 def _warm(run, point, session):

@@ -54,6 +54,17 @@ def latency_ms(histogram):
             **figures, "max": round(histogram.get_max_value() / 1000.0, 3)}
 
 
+def share_above(histogram, limit_ms):
+    """The share of a µs histogram's requests slower than `limit_ms` (a goal), by HdrHistogram's
+    buckets as its percentiles read them; None when empty."""
+    if histogram is None or histogram.get_total_count() == 0:
+        return None
+    limit_us = limit_ms * 1000.0
+    above = sum(item.count_at_value_iterated_to for item in histogram.get_recorded_iterator()
+                if item.value_iterated_to > limit_us)
+    return above / histogram.get_total_count()
+
+
 def spectrum_ms(histogram):
     """[(percentile, latency ms)] for the percentile-spectrum chart."""
     return [(p, histogram.get_value_at_percentile(p) / 1000.0) for p in SPECTRUM]

@@ -14,8 +14,9 @@ crossed are named beside it, as they may have added to it):
   at or below the rate asked;
 - sockets: connections refused or reset, listen-queue overflows where the run counted them;
 - GC, old and young apart, and ZGC's allocation stalls: pauses (or stalls) longer than the goal's
-  slack that kept requests past the goal for more than half the percentile's share of the window
-  (gc_limits.py says how, and against which committed windows the line was drawn);
+  slack that kept the percentile's share of the window's requests past the goal, or half of it where
+  the window's own tail made up the rest (gc_limits.py says how, and against which committed windows
+  the lines were drawn);
 - CPU: the server's busy cores against the cores it may use (steal counted as busy), or the
   machine's CPUs saturated when the server shares them; with the window's JFR execution samples,
   the methods most often on top of the stacks, so "CPU" says where the time went;
@@ -67,18 +68,21 @@ def count_cpus(cpu_list):
     return total
 
 
-def window_limits(record, goal_ms=None, percentile="p99", service_ms=None, server_cpus=None, warm=None):
+def window_limits(record, goal_ms=None, percentile="p99", service_ms=None, server_cpus=None, warm=None,
+                  past_goal_share=None):
     """{limit, also, checks, not_recorded} for one window: `limit` is the first check crossed (or
     NONE_FOUND), `also` the others crossed, `checks` {name: {crossed, words, evidence}} for every
     check whose figures were recorded, `not_recorded` the others. `goal_ms` and `service_ms` give the
     GC checks their slack (your requests: their own p50 at low load); `server_cpus` is how many CPUs
-    the server may use (its Cpus_allowed_list); `warm` False when its warm-up ended unsettled."""
+    the server may use (its Cpus_allowed_list); `warm` False when its warm-up ended unsettled;
+    `past_goal_share` the share of its requests slower than the goal (from its histogram)."""
     window_s = _window_s(record)
     checks = {
         "load-tool": _load_tool(record),
         "pool": _pool(record),
         "sockets": _sockets(record),
-        **gc_checks(record, goal_ms, service_ms, percentile, window_s, _busy_share(record, server_cpus)),
+        **gc_checks(record, goal_ms, service_ms, percentile, window_s, _busy_share(record, server_cpus),
+                    past_goal_share),
         "gc-stall": stall_check(record, goal_ms, service_ms, percentile),
         "cpu": _cpu(record, server_cpus),
         "pinning": _pinning(record, window_s),

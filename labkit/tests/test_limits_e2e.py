@@ -147,8 +147,11 @@ def test_young_pauses_longer_than_the_slack_are_named_gc(tmp_path):
         check = point["limit"]["checks"]["gc-young"]
         evidence = check["evidence"]
         assert evidence["longest_ms"] > evidence["slack_ms"] == 20, (point["id"], evidence)
-        assert evidence["share_of_window"] >= evidence["threshold_share"], (point["id"], evidence)
-        assert "young pause" in check["words"] and "they put p99 at the service time plus a pause" in check["words"]
+        # The pauses alone kept p99's share of the requests past the goal, or made the miss of a tail near it.
+        alone = evidence["share_of_window"] >= evidence["threshold_share"]
+        assert alone or evidence["made_the_miss"], (point["id"], evidence)
+        assert "young pause" in check["words"] and ("they put p99 at the service time plus a pause" in check["words"]
+                                                     if alone else "they made the miss" in check["words"])
     assert "limit: gc-young" in output
 
 

@@ -3,7 +3,7 @@ just above the rate it held (capacity/limits.py), with the figures that show it;
 capacity table and the every-window table give it."""
 from labkit.capacity.limits import AT_MAX_RATE, NO_MISS_ABOVE, counts_text, point_limits
 from labkit.ground.formatting import number
-from labkit.measure.gc_limits import GC_SHARE_OF_TAIL
+from labkit.measure.gc_limits import GC_SHARE_OF_TAIL, PART_OF_TAIL
 from labkit.measure.limits import CPU_BUSY_SHARE
 
 HOW_LIMITS_ARE_NAMED = (
@@ -11,10 +11,11 @@ HOW_LIMITS_ARE_NAMED = (
     "of CPU or sending late), a bounded **pool** at its Little's-law ceiling, **sockets** (connections refused "
     "or reset), **GC** old and young apart (pauses longer than the goal's slack, the goal minus the service "
     "time, whose excess over it, stretched by the drain of their backlog at the CPU the load leaves idle, "
-    f"kept requests past the goal for at least {GC_SHARE_OF_TAIL:g} × the percentile's share of the window: "
-    "0.5 % for p99), ZGC's "
-    "**allocation stalls** (threads waiting for memory, longer than the slack, for the same share of the window's "
-    "requests; recorded since 2026-11-29), **CPU** "
+    "kept past the goal the requests arriving in it and those due to be answered in it: at least "
+    f"{GC_SHARE_OF_TAIL:g} × the percentile's share of the window, 1 % for p99, or {PART_OF_TAIL:g} × it "
+    "in a window that, without those requests, would have held its goal), ZGC's "
+    "**allocation stalls** (threads waiting for memory, longer than the slack, for half the percentile's share "
+    "of the window's requests; recorded since 2026-11-29), **CPU** "
     f"(the server's busy cores, steal included, at {CPU_BUSY_SHARE:.0%} or more of those it may use), "
     "**pinning** of virtual threads, **locks** (with JFR's lock events) and the **JIT** (a warm-up that ended "
     "unsettled). The first crossed, in that order, is the limit; the others crossed are named after it. "
