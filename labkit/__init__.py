@@ -26,9 +26,10 @@ lower layer (LAYERS below; labkit/tests/test_import_graph.py enforces it):
                 building the tools (tools.py), scenarios, load levels and your request mixes
 - hosts/        where a server or a load tool runs: this machine (local.py) or another over OpenSSH (host.py),
                 and the namespace cluster of ./lab hosts (cluster.py)
-- ground/       processes that never outlive the lab (process.py), /proc (proc.py), the machine's
-                facts (machine.py), the JDK (jdk.py), Maven builds (build.py), argument types,
-                number formatting and errors the user can fix (errors.py)
+- ground/       processes that never outlive the lab (process.py), short commands run to their end
+                (command.py), /proc (proc.py), the machine's facts (machine.py), the JDK (jdk.py),
+                Maven builds (build.py), argument types, number formatting and errors the user can
+                fix (errors.py)
 
 labkit/tests/ holds the lab's tests; those marked `server` start a JVM (./lab test --quick skips them).
 """

@@ -3,13 +3,13 @@ import argparse
 import os
 import shlex
 import signal
-import subprocess
 import sys
 import traceback
 from datetime import datetime, timezone
 
 from labkit import ROOT, __version__, is_clone
 from labkit.commands import bench, bundle, capacity, hosts, memory, micro, report, run, soak, test, verdict
+from labkit.ground.command import run_command
 from labkit.ground.errors import LabError
 from labkit.ground.process import interrupt_on_signals
 
@@ -35,9 +35,8 @@ def version_line():
     commit = ""
     if (ROOT / ".git").exists():
         try:
-            commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.strip()
-        except OSError:  # no git on PATH: the version alone
+            commit = run_command(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, timeout=20).stdout.strip()
+        except LabError:  # no git on PATH: the version alone
             pass
     return f"lab {__version__}" + (f" (commit {commit})" if commit else "")
 

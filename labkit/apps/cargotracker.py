@@ -31,8 +31,9 @@ H2_DIR = ROOT / ".lab" / "h2"
 # The operator's password (user admin): created by the application at its first start, if missing.
 ADMIN_PASSWORD_FILE = ROOT / ".lab" / "cargotracker-admin-password"
 ADMIN_USER = "admin"
-# A server on another host reads the same password from its run folder (its working directory).
-REMOTE_PASSWORD_FILE = "cargotracker-admin-password"
+# A bench server reads the same password from a copy in its run folder (its working directory), on
+# this machine or on another host.
+RUN_FOLDER_PASSWORD_FILE = "cargotracker-admin-password"
 TARGET_PREFIX = "cargotracker-"
 # On board a ship, with an itinerary and a handling history: the richest tracking page.
 SAMPLE_CARGO = "LOOM0004"
@@ -62,17 +63,14 @@ def admin_password():
 
 def payara_micro(mode, port, host="127.0.0.1", jvm_options=(), keep_data=False, jvm_defaults=True, line=6,
                  on=None, remote_java=None, cpus=None):
-    """CargoTracker on Payara Micro, here or on the host `on` (--server-host). There, the admin password
-    file is the lab's, copied into the server's run folder, and the data are the run folder's."""
-    remote = on is not None and on.remote
-    if remote and keep_data:
-        raise UsageError("CargoTracker keeps its data on this machine only: ./lab run --app cargotracker "
-                         "does not take --server-host")
-    password_file = REMOTE_PASSWORD_FILE if remote else ADMIN_PASSWORD_FILE
+    """CargoTracker on Payara Micro, here or on the host `on` (--server-host). With `keep_data` (./lab
+    run, on this machine) it keeps its data and the admin password in the lab's folder; a bench
+    server gets the lab's password as a file of its run folder and its data there."""
+    password_file = ADMIN_PASSWORD_FILE if keep_data else RUN_FOLDER_PASSWORD_FILE
     options = list(jvm_options) + data_options(keep_data, password_file)
     return PayaraMicro(mode, port=port, host=host, war=WAR, jvm_options=options, jvm_defaults=jvm_defaults, line=line,
                        on=on, remote_java=remote_java, cpus=cpus,
-                       run_files={REMOTE_PASSWORD_FILE: admin_password() + "\n"} if remote else None)
+                       run_files=None if keep_data else {RUN_FOLDER_PASSWORD_FILE: admin_password() + "\n"})
 
 
 def h2_jar(log=print):

@@ -2,12 +2,12 @@
 folder, writes BUNDLE.json (what it carries and from which commit), and packs the folder as .tar.gz."""
 import json
 import shutil
-import subprocess
 from datetime import datetime, timezone
 
 from labkit import BUNDLE_MANIFEST, __version__
 from labkit.bundle import contents, runtime, wheels
 from labkit.ground.build import ensure_benchmarks_jar, ensure_built, pom_property
+from labkit.ground.command import run_command
 from labkit.ground.errors import LabError
 from labkit.ground.machine import jdk_release
 from labkit.load.drivers import DRIVERS
@@ -76,8 +76,7 @@ def manifest_of(stage, java_home, executables, carried, refused):
 def pack(stage, archive):
     """The staged folder as one .tar.gz, its top folder the bundle's name."""
     partial = archive.with_name(archive.name + ".partial")
-    result = subprocess.run(["tar", "-C", str(stage.parent), "-czf", str(partial), stage.name],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    result = run_command(["tar", "-C", stage.parent, "-czf", partial, stage.name], timeout=None, merged=True)
     if result.returncode != 0:
         partial.unlink(missing_ok=True)
         raise LabError(f"tar failed: {result.stdout.strip()[-500:]}")

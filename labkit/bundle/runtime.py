@@ -1,9 +1,9 @@
 """The bundle's JDK runtime: jlink of the JDK the lab runs on, with every module it has but the linker's
 own, so a server in the bundle runs as it does here (Payara's modules, JFR, jcmd, the compiler that
 runs FoldedStacks.java, the JDK's HTTP server of the reference)."""
-import subprocess
 from pathlib import Path
 
+from labkit.ground.command import last_lines, run_command
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import MIN_FEATURE, feature_version
 
@@ -49,9 +49,9 @@ def _keep_identity(java_home, output):
 
 def _run(command, what):
     try:
-        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as e:
+        result = run_command(command, timeout=600, merged=True)
+    except LabError as e:
         raise LabError(f"{what}: {e}") from None
     if result.returncode != 0:
-        raise LabError(f"{what} failed:\n" + "\n".join(result.stdout.splitlines()[-15:]))
+        raise LabError(f"{what} failed:\n" + last_lines(result.stdout, 15))
     return result

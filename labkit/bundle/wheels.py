@@ -5,12 +5,12 @@ The pins are read from labkit's installed metadata (what ./lab installed from py
 written a second time; the test extra stays out, but its setuptools comes along: pip builds labkit's
 editable install with it (pyproject.toml's build-system) and has no index to fetch it from."""
 import re
-import subprocess
 import sys
 from importlib import metadata
 
 from packaging.requirements import Requirement
 
+from labkit.ground.command import last_lines, run_command
 from labkit.ground.errors import LabError
 
 DISTRIBUTION = "loomlab"
@@ -53,10 +53,9 @@ def download(python, folder, log=print):
                *(option for platform in PLATFORMS for option in ("--platform", platform)),
                "--dest", str(folder), *pins(python)]
     log(f"  wheels for Python {python}")
-    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    result = run_command(command, timeout=None, merged=True)
     if result.returncode != 0:
-        lines = [line for line in result.stdout.splitlines() if line.strip()]
-        return lines[-1] if lines else f"pip exited {result.returncode}"
+        return last_lines(result.stdout) if result.stdout.strip() else f"pip exited {result.returncode}"
     return None
 
 

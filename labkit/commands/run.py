@@ -7,6 +7,7 @@ from labkit.apps import cargotracker
 from labkit.ground.arguments import port_number, single_line
 from labkit.ground.build import ensure_built
 from labkit.ground.errors import UsageError
+from labkit.hosts.local import is_this_machine
 from labkit.hosts.options import add_server_host_arguments
 from labkit.measure.foreground import serve
 from labkit.servers import payara_micro
@@ -60,7 +61,7 @@ def foreground(args, mode, port):
 
 
 def run(args):
-    if args.server_host.remote and args.app != "loomlab":
+    if not is_this_machine(args.server_host) and args.app != "loomlab":
         raise UsageError("./lab run --server-host serves the lab's WAR (and your WARs) for now; leave out --app "
                          "(bench, capacity and soak start CargoTracker there: cargotracker-MODE)")
     if args.payara != "6" and args.server != "payara-micro":

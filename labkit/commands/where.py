@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from labkit.ground.arguments import whole_number
 from labkit.ground.errors import UsageError
+from labkit.hosts.local import is_this_machine
 from labkit.hosts.options import add_server_host_arguments, host_argument
 from labkit.load.spread import LoadHosts, check_clocks
 from labkit.measure.env import server_host_facts
@@ -55,7 +56,7 @@ def with_load_hosts(config, args, drivers=("vegeta",)):
     hosts = args.load_hosts
     if not hosts:
         return config
-    if any(not host.remote for host in hosts):
+    if any(is_this_machine(host) for host in hosts):
         raise UsageError("--load-hosts names other hosts (reached with ssh); leave it out to load from this machine")
     others = [d for d in drivers if d != "vegeta"]
     if others:
@@ -89,11 +90,11 @@ def use_url(args):
     url = check_url(args.url)
     if args.modes:
         raise UsageError("--url loads the one server at that URL: leave out --modes")
-    if args.server_host.remote:
+    if not is_this_machine(args.server_host):
         raise UsageError("--url loads a server that already runs; --server-host starts one: choose one")
     if (args.server_ssh is None) != (args.server_pid is None):
         raise UsageError("--server-ssh and --server-pid go together: the host the JVM runs on, and its pid there")
-    if args.server_ssh is not None and not args.server_ssh.remote:
+    if args.server_ssh is not None and is_this_machine(args.server_ssh):
         raise UsageError("--server-ssh names another host; for a server on this machine, --server-pid alone is "
                          "not supported yet: give --server-ssh localhost's ssh name")
     if args.server_ssh is None and (not args.server_gc or not args.server_jfr):
@@ -143,8 +144,8 @@ def on_server_host(config, args, targets):
     """`config` with the host of --server-host (unchanged for this machine); a UsageError naming the
     targets that cannot start on another host."""
     host = args.server_host
-    if not host.remote:
-        return config
+    if is_this_machine(host):
+        return config  # the setup's server_host stays None: ServerSetup.remote_host
     cannot = [target.name for target in targets.values() if not target.takes_host]
     if cannot:
         raise UsageError(f"--server-host: {', '.join(cannot)} cannot start on another host (Payara Micro's modes, "

@@ -2,6 +2,8 @@
 
 - process.py     child processes that never outlive the lab: own process group, stopped with
                  their parent, on Ctrl-C and SIGTERM too; port checks
+- command.py     short commands run to their end and read (git, ip, scp, jfr print): one timeout
+                 and one error line for all of them
 - proc.py        /proc: a process's CPU time, memory and threads, the machine's CPU counters
 - machine.py     the machine a measurement ran on, read in one place
 - jdk.py         finding a JDK 21+ (JAVA_HOME, then the usual folders)

@@ -1,8 +1,8 @@
 """Builds what is missing with Maven (the project's wrapper, ./mvnw), using the JDK 21+ that jdk.py finds."""
-import subprocess
 import xml.etree.ElementTree as ET
 
 from labkit import BUNDLE_MANIFEST, ROOT, is_bundle
+from labkit.ground.command import last_lines, run_command
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import find_java_home, java_env
 
@@ -30,14 +30,11 @@ def mvn(args, java_home=None, quiet=True):
                        f"and builds nothing; `./mvnw {' '.join(args)}` needs a clone with network")
     java_home = java_home or find_java_home()
     command = [MAVEN, "-B"] + (["-q"] if quiet else []) + list(args)
-    try:
-        result = subprocess.run(command, cwd=ROOT, env=java_env(java_home), text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    except OSError as e:  # no mvnw: labkit runs outside a clone
-        raise LabError(f"cannot run {MAVEN} in {ROOT}: {e.strerror}") from None
+    # No timeout: a first build downloads Maven, Payara and every dependency. No mvnw (labkit run
+    # outside a clone) is run_command's "cannot run".
+    result = run_command(command, cwd=ROOT, env=java_env(java_home), timeout=None, merged=True)
     if result.returncode != 0:
-        tail = "\n".join(result.stdout.splitlines()[-30:])
-        raise LabError(f"build failed: {' '.join(command)}\n{tail}")
+        raise LabError(f"build failed: {' '.join(command)}\n{last_lines(result.stdout, 30)}")
     return result.stdout
 
 

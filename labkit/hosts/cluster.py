@@ -20,12 +20,12 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from labkit import ROOT
+from labkit.ground.command import run_command
 from labkit.ground.errors import LabError, UsageError
 
 STATE_DIR = ROOT / ".lab" / "cluster"
@@ -75,7 +75,7 @@ def plan(count, cpus=None):
 
 
 def _ip(*args, check=True):
-    result = subprocess.run(["ip", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    result = run_command(["ip", *args])
     if check and result.returncode != 0:
         raise LabError(f"ip {' '.join(args)}: {result.stderr.strip() or 'failed'}")
     return result
@@ -159,8 +159,8 @@ def _keys():
     for name in ("client_key", "host_key"):
         key = STATE_DIR / name
         if not key.is_file():
-            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", f"loomlab cluster {name}", "-f", str(key)],
-                           check=True, stdout=subprocess.DEVNULL)
+            run_command(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", f"loomlab cluster {name}", "-f", key],
+                        check=True)
     shutil.copyfile(STATE_DIR / "client_key.pub", STATE_DIR / "authorized_keys")
     for name in ("client_key", "host_key", "authorized_keys"):
         os.chmod(STATE_DIR / name, 0o600)
@@ -215,7 +215,7 @@ def _start_sshd(host):
     Path("/run/sshd").mkdir(exist_ok=True)  # sshd's privilege separation folder
     command = _in(host.netns, *(["taskset", "-c", host.cpus] if host.cpus else []), str(SSHD), "-f", str(config))
     # sshd detaches itself; its pid file says where it went.
-    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    result = run_command(command, merged=True)
     if result.returncode != 0:
         raise LabError(f"sshd in {host.netns} did not start: {result.stdout.strip()}")
 
@@ -223,8 +223,8 @@ def _start_sshd(host):
 def _wait_for_ssh(host):
     deadline = time.monotonic() + SSH_READY_S
     while True:
-        result = subprocess.run(["ssh", "-F", str(ssh_config_path()), host.name, "true"], stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, timeout=SSH_READY_S + 5)
+        result = run_command(["ssh", "-F", ssh_config_path(), host.name, "true"], merged=True,
+                             timeout=SSH_READY_S + 5)
         if result.returncode == 0:
             return
         if time.monotonic() > deadline:

@@ -19,8 +19,10 @@ import atexit
 import hashlib
 import shlex
 import subprocess
+from contextlib import nullcontext
 from pathlib import Path
 
+from labkit.ground.command import run_command
 from labkit.ground.errors import LabError
 from labkit.ground.process import die_with_parent, ensure_nothing_answers
 from labkit.hosts.local import BOOT_ID
@@ -49,7 +51,6 @@ class SshHost:
     """A machine reached with OpenSSH. `target` is what ssh takes (user@host, a ~/.ssh/config name);
     `port` the SSH port; `ssh_config` an ssh_config file to use instead of ~/.ssh/config (the
     namespace cluster's); files the lab copies go to `workdir` there."""
-    remote = True
 
     def __init__(self, target, port=None, ssh_config=None, address=None, workdir=None):
         self.target = target
@@ -106,6 +107,10 @@ class SshHost:
             return list(command)
         return ["taskset", "-c", ",".join(map(str, sorted(cpus))), *command]
 
+    def pinning(self, cpus):
+        """The block that starts a server there: nothing to do here, as its command is pinned()."""
+        return nullcontext()
+
     def check_port(self, port, address=None):
         """A LabError when something there already accepts on the port (a bind test can only be made
         on the host itself)."""
@@ -158,8 +163,7 @@ class SshHost:
 
     def _resolved_hostname(self):
         # ssh -G prints the configuration it would use, hostname resolved through ~/.ssh/config.
-        result = subprocess.run(["ssh", *self._config_args(), "-G", self.target], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, timeout=10)
+        result = run_command(["ssh", *self._config_args(), "-G", self.target], timeout=10)
         for line in result.stdout.splitlines():
             key, _, value = line.partition(" ")
             if key == "hostname":
@@ -177,11 +181,7 @@ class SshHost:
         return ["ssh", *self._config_args(), *SSH_OPTIONS, *shared, self.target, shlex.join(remote_command)]
 
     def run(self, command, timeout=60, check=True):
-        try:
-            result = subprocess.run(self.ssh_command(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            raise LabError(f"{shlex.join(command)} on {self.target} did not finish in {timeout} s") from None
+        result = run_command(self.ssh_command(command), timeout=timeout, what=f"{shlex.join(command)} on {self.target}")
         if result.returncode == 255:
             raise LabError(f"ssh {self.target}: {result.stderr.strip()[-500:] or 'connection failed'}")
         if check and result.returncode != 0:
@@ -278,9 +278,8 @@ class SshHost:
     def _scp(self, *sources_and_destination):
         config = ["-F", str(self.ssh_config)] if self.ssh_config else []
         port = ["-P", str(self.port)] if self.port else []
-        result = subprocess.run(["scp", "-q", *config, *port, *SSH_OPTIONS, *self._master.options(),
-                                 *sources_and_destination],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+        result = run_command(["scp", "-q", *config, *port, *SSH_OPTIONS, *self._master.options(),
+                              *sources_and_destination], timeout=600)
         if result.returncode != 0:
             shown = " ".join(sources_and_destination) if len(sources_and_destination) <= 3 else \
                 f"{sources_and_destination[0]} and {len(sources_and_destination) - 2} more files to {sources_and_destination[-1]}"

@@ -9,6 +9,7 @@ from labkit import BUNDLE_MANIFEST, ROOT, is_bundle
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import BUNDLED_JDK, MIN_FEATURE, SEARCH_GLOBS, find_java_home, release_feature
 from labkit.ground.process import die_with_parent
+from labkit.hosts.local import is_this_machine
 
 # Prints, for $JAVA_HOME and every folder the globs find, "HOME<TAB>FEATURE" of each that has
 # bin/java and a release file. Globs with ~ are written with $HOME, expanded there.
@@ -29,7 +30,7 @@ def _remote_globs():
 
 def java_home_on(host, given=None):
     """The JDK 21+ to run servers with on `host`: `given` when it is one (checked), else found there."""
-    if not host.remote:
+    if is_this_machine(host):
         return find_java_home() if given is None else _checked_local(given)
     if given not in host.java_homes:
         host.java_homes[given] = _remote_java_home(host, given)

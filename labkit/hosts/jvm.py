@@ -9,11 +9,11 @@ LOCAL = LocalHost()
 
 def jcmd(host, java_home, pid, arguments, timeout_s):
     """(exit code, stdout and stderr together) of `jcmd PID ARGUMENTS` on `host` (this machine when
-    None). Raises OSError or subprocess.TimeoutExpired as subprocess.run does."""
+    None). Raises OSError when jcmd could not run there or did not finish in `timeout_s`."""
     command = [f"{java_home}/bin/jcmd", str(pid), *arguments]
     try:
         done = (host or LOCAL).run(command, timeout=timeout_s, check=False)
-    except LabError as e:  # ssh failed or timed out; the callers report it as jcmd's failure
+    except LabError as e:  # no jcmd, ssh failed, or timed out: the callers report it as jcmd's failure
         raise OSError(str(e)) from None
     return done.returncode, done.stdout + done.stderr
 

@@ -1,13 +1,15 @@
 """This machine as a host (host.py says what a host is): a server process here runs in the lab's own
 folder on the lab's JDK, pinned by the lab's own affinity, its /proc read by the sampler directly;
 files are where they are. Its calls are SshHost's, so no caller asks which one it has."""
+import os
 import shlex
 import shutil
-import subprocess
+from contextlib import contextmanager
 from pathlib import Path
 
 from labkit import ROOT
 from labkit.ground import process
+from labkit.ground.command import run_command
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import java_env
 from labkit.ground.process import LEASH_GRACE_S, ensure_port_free
@@ -18,7 +20,6 @@ BOOT_ID = "/proc/sys/kernel/random/boot_id"
 class LocalHost:
     """This machine."""
     name = "local"
-    remote = False
     # The lab's own folder here: servers run in runs/NAME inside it, as they do in ~/.loomlab on another host.
     workdir = str(ROOT / ".lab")
 
@@ -39,8 +40,23 @@ class LocalHost:
         return asked
 
     def pinned(self, cpus, command):
-        """Here the lab pins its own process before it starts a server (--cpus), which inherits that."""
+        """Here the command inherits the CPUs the lab pinned itself to while starting it (pinning)."""
         return list(command)
+
+    @contextmanager
+    def pinning(self, cpus):
+        """Within the block, processes started from this thread run on `cpus` (--cpus server=...): the
+        server JVM inherits them from its first instruction, and sizes its GC and compiler threads
+        for them as it would in a container. Nothing changes when `cpus` is empty."""
+        if not cpus:
+            yield
+            return
+        before = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, set(cpus))
+        try:
+            yield
+        finally:
+            os.sched_setaffinity(0, before)
 
     def check_port(self, port, address):
         """A LabError when something listens on the port here already."""
@@ -62,8 +78,7 @@ class LocalHost:
         return lab_java_home
 
     def run(self, command, timeout=60, check=True):
-        result = subprocess.run(list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                timeout=timeout)
+        result = run_command(command, timeout=timeout)
         if check and result.returncode != 0:
             raise LabError(f"{shlex.join(command)} failed on this machine: {result.stderr.strip()[-500:]}")
         return result
@@ -111,3 +126,9 @@ class LocalHost:
 
     def __str__(self):
         return "this machine"
+
+
+def is_this_machine(host):
+    """Whether `host` is this machine, as a user named it (--server-host local, or no option): for the
+    checks of what the user asked; what a server does differs by host through the host's own calls."""
+    return isinstance(host, LocalHost)

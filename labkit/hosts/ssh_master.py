@@ -12,11 +12,12 @@ most sshd's MaxSessions (10 by default) at once, and each of them needs its own 
 leash. When the master cannot start, or has gone, ssh connects as it did before.
 """
 import shutil
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
+from labkit.ground.command import run_command
+from labkit.ground.errors import LabError
 from labkit.ground.process import spawn, stop
 
 # How long the master has to connect before the lab goes on without it.
@@ -57,9 +58,11 @@ class SshMaster:
         self.close()
 
     def _answers(self):
-        result = subprocess.run(["ssh", "-O", "check", "-o", f"ControlPath={self.socket}", *self.ssh_arguments],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=READY_WITHIN_S)
-        return result.returncode == 0
+        try:
+            return run_command(["ssh", "-O", "check", "-o", f"ControlPath={self.socket}", *self.ssh_arguments],
+                               timeout=READY_WITHIN_S).returncode == 0
+        except LabError:
+            return False
 
     def close(self):
         """Ends the master (its sessions end with it) and removes its folder."""

@@ -1,8 +1,8 @@
 """The bench's view of the load-tool drivers (labkit/drivers, one module per tool): finding or
 building each tool, and its version for env.json."""
-import subprocess
 
 from labkit import ROOT
+from labkit.ground.command import run_command
 from labkit.load.drivers import DRIVERS, DriverOutputError, LoadResult, LoadSpec, ToolMissing, redacted
 from labkit.load.drivers.record import PERCENTILES, new_histogram
 from labkit.load.drivers.vegeta import MAX_CONNECTIONS as MAX_CONNECTIONS_OPEN_MODEL
@@ -39,9 +39,8 @@ def ensure_tools(names, log=print):
 def tool_version(name, executable):
     """The tool's first version line, for env.json."""
     try:
-        result = subprocess.run(DRIVERS[name].version_command(executable), stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
+        result = run_command(DRIVERS[name].version_command(executable), timeout=10, merged=True)
+    except LabError:
         return "unknown"
     lines = [l.strip() for l in result.stdout.splitlines() if l.strip()]
     return lines[0] if lines else "unknown"
@@ -49,15 +48,14 @@ def tool_version(name, executable):
 
 def _go_available():
     try:
-        return subprocess.run(["go", "version"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              timeout=20).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
+        return run_command(["go", "version"], timeout=20).returncode == 0
+    except LabError:
         return False
 
 
 def _build(name):
     script = GO_INSTALLERS[name]
-    result = subprocess.run(["bash", str(script)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    result = run_command(["bash", script], timeout=None, merged=True)
     if result.returncode != 0:
         tail = "\n".join(result.stdout.splitlines()[-10:])
         raise LabError(f"building {name} failed ({script.name}):\n{tail}")

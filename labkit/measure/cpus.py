@@ -1,14 +1,15 @@
 """--cpus server=1,driver=0: the server and the load tool on different cores.
 
-The server is started from a harness thread whose affinity is the server's CPUs, so the JVM
-inherits them from its first instruction (and sizes its GC and compiler threads for them, as a
-container would; on a single CPU the lab keeps G1 as the collector, see server_jvm_options); the load tool runs under `taskset -c`, which shows in its recorded command.
+The server is started pinned by its host (labkit/hosts: here from a thread whose affinity is the
+server's CPUs, there under taskset), so the JVM has them from its first instruction (and sizes its GC
+and compiler threads for them, as a container would; on a single CPU the lab keeps G1 as the
+collector, see server_jvm_options); the load tool runs under `taskset -c`, which shows in its
+recorded command.
 Each process's allowed CPUs are read back from /proc and recorded.
 """
 import argparse
 import os
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from labkit.ground import proc
@@ -30,19 +31,6 @@ class CpuPinning:
 
     def driver_prefix(self):
         return ["taskset", "-c", _text(self.driver)] if self.driver else []
-
-    @contextmanager
-    def server_affinity(self):
-        """Within the block, processes started from this thread run on the server's CPUs."""
-        if not self.server:
-            yield
-            return
-        before = os.sched_getaffinity(0)
-        os.sched_setaffinity(0, set(self.server))
-        try:
-            yield
-        finally:
-            os.sched_setaffinity(0, before)
 
 
 # A JVM that sees a single CPU is not a "server-class machine" to HotSpot's ergonomics and picks the

@@ -1,12 +1,13 @@
 """env.json: the machine, JDK, Payara and tools a run used, so its numbers can be compared."""
 import json
 import shlex
-import subprocess
 import zipfile
 from datetime import datetime, timezone
 
 from labkit import BUNDLE_MANIFEST, ROOT, is_bundle
 from labkit.ground.build import PAYARA_MICRO_JARS
+from labkit.ground.command import run_command
+from labkit.ground.errors import LabError
 from labkit.ground.jdk import feature_version
 from labkit.ground.machine import (
     TEXT_MARK,
@@ -96,9 +97,8 @@ def git_state():
 
     def git(*arguments):
         try:
-            result = subprocess.run(["git", *arguments], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                    text=True, timeout=20)
-        except (OSError, subprocess.TimeoutExpired):
+            result = run_command(["git", *arguments], cwd=ROOT, timeout=20)
+        except LabError:
             return None
         return result.stdout.strip() if result.returncode == 0 else None
     status = git("status", "--porcelain")

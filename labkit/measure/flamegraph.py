@@ -7,9 +7,10 @@ Why only for windows whose limit is the CPU: there the samples say what a bigger
 cores on; a window limited by a pool or GC pauses spends little CPU, and its stacks say little. The
 top five methods (jfr.summarize_profile) are kept for every window.
 """
-import subprocess
 from collections import Counter
 from pathlib import Path
+from labkit.ground.command import last_lines, run_command
+from labkit.ground.errors import LabError
 
 FOLDER = Path(__file__).resolve().parent
 FOLDER_PROGRAM = FOLDER / "FoldedStacks.java"
@@ -35,12 +36,11 @@ def folded_stacks(java_home, recording, window_start, window_end):
     command = [str(Path(java_home) / "bin" / "java"), str(FOLDER_PROGRAM), str(recording),
                str(int(window_start * 1000)), str(int(window_end * 1000))]
     try:
-        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                timeout=FOLD_TIMEOUT_S)
-    except (OSError, subprocess.TimeoutExpired) as e:
+        result = run_command(command, timeout=FOLD_TIMEOUT_S)
+    except LabError as e:
         return {"error": f"FoldedStacks: {e}"}
     if result.returncode != 0:
-        return {"error": "FoldedStacks: " + (result.stderr.strip().splitlines() or [f"exit {result.returncode}"])[-1]}
+        return {"error": "FoldedStacks: " + last_lines(result.stderr or f"exit {result.returncode}")}
     return kept_stacks(parse_folded(result.stdout))
 
 

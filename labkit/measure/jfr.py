@@ -17,13 +17,13 @@ window whose limit is the CPU says where the time went: the methods on top of th
 """
 import json
 import re
-import subprocess
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
+from labkit.ground.command import last_lines, run_command
 from labkit.ground.errors import LabError
 from labkit.hosts.local import LocalHost
 from labkit.hosts.jvm import fetch, jcmd, remote_path
@@ -110,7 +110,7 @@ class JfrRecorder:
         settings = str(self.host.put(settings, "jfr"))  # there, or where it is for a JVM here
         output = self._jcmd("JFR.start", f"name={RECORDING}", f"settings={settings}", "maxage=2h")
         if output is not None and "Started recording" not in output:
-            self.error = "jcmd JFR.start: " + _one_line(output)
+            self.error = "jcmd JFR.start: " + last_lines(output)
         return self.running
 
     def stop(self):
@@ -134,19 +134,19 @@ class JfrRecorder:
             self.error = f"copying the recording from {self.host}: {e}"
             return False
         if not Path(path).is_file():
-            self.error = "jcmd JFR.dump: " + _one_line(output)
+            self.error = "jcmd JFR.dump: " + last_lines(output)
             return False
         return True
 
     def read_window(self, path, window_start, window_end):
         """The window's GC, heap and pinning figures from a dumped recording."""
         try:
-            result = subprocess.run([self.jfr, "print", "--json", "--events", ",".join(self.events), str(path)],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=TOOL_TIMEOUT_S)
-        except (OSError, subprocess.TimeoutExpired) as e:
+            result = run_command([self.jfr, "print", "--json", "--events", ",".join(self.events), path],
+                                 timeout=TOOL_TIMEOUT_S)
+        except LabError as e:
             return {"available": False, "error": f"jfr print: {e}"}
         if result.returncode != 0:
-            return {"available": False, "error": "jfr print: " + _one_line(result.stderr or result.stdout)}
+            return {"available": False, "error": "jfr print: " + last_lines(result.stderr or result.stdout)}
         events = json.loads(result.stdout)["recording"]["events"]
         summary = summarize_events(events, window_start, window_end)
         if self.locks:
@@ -158,11 +158,11 @@ class JfrRecorder:
     def _jcmd(self, *arguments):
         try:
             returncode, output = jcmd(self.host, self.server_java_home, self.pid, arguments, TOOL_TIMEOUT_S)
-        except (OSError, subprocess.TimeoutExpired) as e:
+        except OSError as e:
             self.error = f"jcmd {arguments[0]}: {e}"
             return None
         if returncode != 0:
-            self.error = f"jcmd {arguments[0]}: " + _one_line(output)
+            self.error = f"jcmd {arguments[0]}: " + last_lines(output)
             return None
         return output
 
@@ -365,6 +365,3 @@ def iso_duration_s(text):
     return hours * 3600 + minutes * 60 + seconds
 
 
-def _one_line(text):
-    lines = [l.strip() for l in (text or "").splitlines() if l.strip()]
-    return lines[-1] if lines else "(no output)"

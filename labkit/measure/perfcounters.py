@@ -5,8 +5,8 @@ after a `PID:` line; string values are quoted. ./lab capacity reads the JIT's co
 (COMPILES) between warm-up iterations. A JVM started with -XX:-UsePerfData has none: the reading
 then says why instead.
 """
-import subprocess
 
+from labkit.ground.command import last_lines
 from labkit.hosts.jvm import jcmd
 
 # Methods the JIT has compiled since the JVM started (C1 and C2, on-stack replacement included).
@@ -37,11 +37,11 @@ def read(java_home, pid, timeout_s=TIMEOUT_S, host=None):
     could not give them."""
     try:
         returncode, output = jcmd(host, java_home, pid, ["PerfCounter.print"], timeout_s)
-    except (OSError, subprocess.TimeoutExpired) as e:
+    except OSError as e:
         return None, f"jcmd PerfCounter.print: {e}"
     counters = parse(output) if returncode == 0 else {}
     if not counters:
-        return None, f"jcmd PerfCounter.print (exit {returncode}): {_last_line(output)}"
+        return None, f"jcmd PerfCounter.print (exit {returncode}): {last_lines(output)}"
     return counters, None
 
 
@@ -56,6 +56,3 @@ def read_counter(java_home, pid, name, timeout_s=TIMEOUT_S, host=None):
     return value, None
 
 
-def _last_line(text):
-    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
-    return lines[-1] if lines else "(no output)"

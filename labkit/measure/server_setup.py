@@ -23,7 +23,8 @@ class ServerSetup:
     carriers: int | None = None
     # --war: your own WARs (servers.userapp.UserWar), deployed on every target that takes them.
     wars: tuple = ()
-    # --server-host: the other host the servers start on (labkit.hosts), and the JDK there; None: this machine.
+    # --server-host: the other host the servers start on (labkit.hosts), and the JDK there; None: this
+    # machine (commands/where.py sets it only for a host that is not this machine).
     server_host: object = None
     remote_java: str | None = None
     # --load-hosts: the load runs on these hosts, split evenly (load.spread.LoadHosts); None: this machine.
@@ -37,8 +38,7 @@ class ServerSetup:
     @property
     def remote_host(self):
         """The other host the servers start on, or None when they start on this machine."""
-        host = self.server_host
-        return host if host is not None and host.remote else None
+        return self.server_host
 
     @classmethod
     def from_args(cls, args, modes, wars=(), carriers=None, default_port=DEFAULT_PORT):

@@ -12,7 +12,6 @@ import resource
 import shlex
 import shutil
 import time
-from contextlib import nullcontext
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -117,14 +116,14 @@ def start_server(target, setup, heap=None):
     # Your own WARs (--war) only to targets that deploy them: the host-speed reference (jdk-virtual)
     # serves its own fixed request beside your Payara, and cannot deploy a WAR.
     apps = {"apps": setup.wars} if setup.wars and target.takes_wars else {}
-    host = setup.remote_host
-    if host is not None:
-        # On another host the pinning is that host's: the command starts under taskset there.
-        cpus = setup.cpus.server if setup.cpus else None
-        return target.start(setup.port, options, jvm_defaults=setup.jvm_defaults, on=host,
-                            remote_java=setup.remote_java, cpus=cpus, **apps)
-    with (setup.cpus.server_affinity() if setup.cpus else nullcontext()):
-        return target.start(setup.port, options, jvm_defaults=setup.jvm_defaults, **apps)
+    # The host pins the server to its CPUs (--cpus server=...): here the JVM inherits the lab's
+    # affinity while it starts, there its command runs under taskset. A target that cannot start on
+    # another host (where.py refuses it there) takes no host.
+    cpus = setup.cpus.server if setup.cpus else None
+    host = setup.host
+    where = {"on": host, "remote_java": setup.remote_java, "cpus": cpus} if target.takes_host else {}
+    with host.pinning(cpus):
+        return target.start(setup.port, options, jvm_defaults=setup.jvm_defaults, **apps, **where)
 
 
 def host_of(server):

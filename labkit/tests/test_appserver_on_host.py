@@ -107,3 +107,28 @@ def test_a_domain_for_another_host_is_a_server_handle_at_that_hosts_address_befo
     assert there.server_java_home == "/opt/jdk"  # jcmd there is the host's JDK's
     assert there.domains_there == f"/home/bench/.loomlab/runs/server-{server.domain.name}-on-host/domains"
     assert there.log_path != server.log_path  # the configure log here and the server's log there stay apart
+
+
+def test_this_machine_serves_the_domain_in_place_and_any_other_host_a_copy(tmp_path):
+    """A full server's bench target asks no host whether it is remote: the host's kind decides
+    (cli._served_on), and a host kind written later gets the copy, as an SshHost does."""
+    from labkit.hosts.local import LocalHost
+    from labkit.servers.appserver.cli import _served_on
+
+    server = PayaraServer(payara_mode("virtual"), port=19520, java_home=Path("/no-such-jdk"),
+                          distribution=Distribution(version="test", home=tmp_path))
+    assert _served_on(LocalHost(), server) is server
+
+    there = _served_on(_Host(), server, remote_java="/opt/jdk", cpus=(1,))
+    assert isinstance(there, DomainOnHost) and there.server is server and there.hosted.cpus == (1,)
+
+    class Elsewhere:
+        """Not an SshHost: what a domain built for a host asks of it before it starts."""
+        workdir = "/srv/loomlab"
+        address = "198.18.0.9"
+
+        def server_java_home(self, lab_java_home, given=None):
+            return "/opt/jdk"
+
+    elsewhere = _served_on(Elsewhere(), server)
+    assert isinstance(elsewhere, DomainOnHost) and elsewhere.base_url == "http://198.18.0.9:19520"

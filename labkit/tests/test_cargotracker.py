@@ -105,10 +105,21 @@ def test_run_refuses_an_unknown_app_with_the_usage_line():
     assert "invalid choice: 'petstore'" in result.stderr
 
 
-def test_every_cargotracker_server_gets_the_labs_admin_password_file():
-    for keep_data in (True, False):
-        command = cargotracker.payara_micro(PAYARA_MODES["virtual"], 18499, keep_data=keep_data).command()
-        assert f"-Dcargotracker.admin.password.file={cargotracker.ADMIN_PASSWORD_FILE}" in command
+def test_every_cargotracker_server_reads_the_labs_admin_password(tmp_path, monkeypatch):
+    lab_file = tmp_path / "cargotracker-admin-password"
+    monkeypatch.setattr(cargotracker, "ADMIN_PASSWORD_FILE", lab_file)
+    kept = cargotracker.payara_micro(PAYARA_MODES["virtual"], 18499, keep_data=True)
+    assert f"-Dcargotracker.admin.password.file={lab_file}" in kept.command()
+    assert not lab_file.exists()  # ./lab run's server makes it at its first start, as the application does
+    # A bench server, here or on another host, reads a copy in its run folder of the password made here
+    # (the load tool logs in with this machine's file).
+    bench = cargotracker.payara_micro(PAYARA_MODES["virtual"], 18499, keep_data=False)
+    assert f"-Dcargotracker.admin.password.file={cargotracker.RUN_FOLDER_PASSWORD_FILE}" in bench.command()
+    made = lab_file.read_text()
+    assert len(made.strip()) >= 16
+    assert bench.run_files == {cargotracker.RUN_FOLDER_PASSWORD_FILE: made}
+    again = cargotracker.payara_micro(PAYARA_MODES["virtual"], 18499, keep_data=False)
+    assert again.run_files == bench.run_files  # the same password for every server
 
 
 def test_the_dashboard_is_loaded_logged_in_and_tracking_without_a_login(tmp_path):

@@ -128,7 +128,7 @@ def test_cargotracker_on_the_server_host_serves_its_pages_to_the_labs_operator_l
             urllib.request.urlopen(urllib.request.Request(f"{server.base_url}/admin/dashboard.xhtml",
                                                           headers={"Authorization": wrong}), timeout=60)
         assert refused.value.code == 401
-        there = f"{server.hosted.host_run_dir}/{cargotracker.REMOTE_PASSWORD_FILE}"
+        there = f"{server.hosted.host_run_dir}/{cargotracker.RUN_FOLDER_PASSWORD_FILE}"
         assert host.run(["stat", "-c", "%a", there]).stdout.strip() == "600"
     finally:
         server.stop()

@@ -230,7 +230,7 @@ def test_the_report_has_a_stalls_section_with_the_dump_summary(tmp_path):
 def test_carriers_set_the_scheduler_parallelism_of_every_server_started():
     assert carrier_options(None) == [] and carrier_options(3) == ["-Djdk.virtualThreadScheduler.parallelism=3"]
     started = []
-    target = SimpleNamespace(start=lambda port, options, jvm_defaults: started.append(options))
+    target = SimpleNamespace(start=lambda port, options, jvm_defaults: started.append(options), takes_host=False)
     config = build(modes=("virtual",), carriers=4, jvm_opt=["-Xss1m"])
     start_server(target, config.setup)
     assert started == [["-Xss1m", "-Djdk.virtualThreadScheduler.parallelism=4"]]

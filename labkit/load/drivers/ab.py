@@ -26,7 +26,8 @@ records every scheduled request, measures such windows without that gap.
 import re
 from pathlib import Path
 
-from labkit.load.drivers.base import Driver, DriverOutputError, LoadSpec, last_line
+from labkit.ground.command import last_lines
+from labkit.load.drivers.base import Driver, DriverOutputError, LoadSpec
 from labkit.load.drivers.record import (
     ErrorCounts,
     Latency,
@@ -193,7 +194,7 @@ class ApacheBench(Driver):
 
     def _aborted(self, output, fatal, wall_s):
         if not fatal:
-            raise DriverOutputError("ab printed no result: " + last_line(output))
+            raise DriverOutputError("ab printed no result: " + last_lines(output))
         done = _number(r"^Total of (\d+) requests completed", output) or 0
         errors = ErrorCounts()
         for line in fatal:

@@ -133,12 +133,6 @@ class Driver:
         return [executable, "--version"]
 
 
-def last_line(output):
-    """The last non-blank line of a tool's output, to quote in an error."""
-    lines = [l for l in output.strip().splitlines() if l.strip()]
-    return lines[-1].strip() if lines else "(no output)"
-
-
 SECRET_HEADERS = ("authorization:", "cookie:")
 
 

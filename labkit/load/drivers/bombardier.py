@@ -12,7 +12,8 @@ in flight at the end of the duration; their answers are counted too.
 import json
 from pathlib import Path
 
-from labkit.load.drivers.base import Driver, DriverOutputError, LoadSpec, last_line
+from labkit.ground.command import last_lines
+from labkit.load.drivers.base import Driver, DriverOutputError, LoadSpec
 from labkit.load.drivers.record import ErrorCounts, Latency, LoadResult, error_kind
 
 TEMPLATE = Path(__file__).resolve().parent / "bombardier-record.tmpl"
@@ -59,7 +60,7 @@ class Bombardier(Driver):
     def parse(self, output: str, spec: LoadSpec = None, wall_s=None):
         line = next((l for l in output.splitlines() if l.startswith(RECORD_START)), None)
         if line is None:
-            raise DriverOutputError("bombardier printed no result: " + last_line(output))
+            raise DriverOutputError("bombardier printed no result: " + last_lines(output))
         data = json.loads(line)
         responses = sum(data[k] for k in ("req1xx", "req2xx", "req3xx", "req4xx", "req5xx"))
         errors = ErrorCounts(non_2xx=responses - data["req2xx"])

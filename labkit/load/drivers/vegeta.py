@@ -22,10 +22,11 @@ status is a response, 2xx ok. `-max-body=0`: bodies are not kept (only their sta
 """
 import csv
 import math
-import subprocess
 from pathlib import Path
 
-from labkit.load.drivers.base import Driver, DriverOutputError, LoadSpec, last_line
+from labkit.ground.command import last_lines, run_command
+from labkit.ground.errors import LabError
+from labkit.load.drivers.base import Driver, DriverOutputError, LoadSpec
 from labkit.load.drivers.record import (
     ErrorCounts,
     LoadResult,
@@ -98,18 +99,21 @@ class Vegeta(Driver):
             raise DriverOutputError("vegeta's results are in its -output file: the LoadSpec is needed to find it")
         results = self.results_file(spec)
         if not results.is_file() or results.stat().st_size == 0:
-            raise DriverOutputError("vegeta wrote no results: " + last_line(output))
+            raise DriverOutputError("vegeta wrote no results: " + last_lines(output))
         rows = self.decode(results)
         if not rows:
-            raise DriverOutputError("vegeta's results file holds no request: " + last_line(output))
+            raise DriverOutputError("vegeta's results file holds no request: " + last_lines(output))
         return summarize(rows, spec, self.name)
 
     def decode(self, results_path, executable=None):
         """[(timestamp_ns, status, latency_ns, error, seq)] of every request in a results file."""
         command = [executable or self.find_executable(), "encode", "-to=csv", str(results_path)]
-        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+        try:
+            done = run_command(command, timeout=600)
+        except LabError as e:
+            raise DriverOutputError(f"vegeta encode: {e}") from None
         if done.returncode != 0:
-            raise DriverOutputError(f"vegeta encode failed: {last_line(done.stderr)}")
+            raise DriverOutputError(f"vegeta encode failed: {last_lines(done.stderr)}")
         return parse_csv(done.stdout.splitlines())
 
     def version_command(self, executable):

@@ -16,7 +16,8 @@ import json
 import os
 from pathlib import Path
 
-from labkit.load.drivers.base import Driver, DriverOutputError, LoadSpec, last_line
+from labkit.ground.command import last_lines
+from labkit.load.drivers.base import Driver, DriverOutputError, LoadSpec
 from labkit.load.drivers.record import (
     ErrorCounts,
     LoadResult,
@@ -90,7 +91,7 @@ class Wrk(Driver):
             elif line.startswith(SUMMARY):
                 summary = json.loads(line[len(SUMMARY):])
         if summary is None:
-            raise DriverOutputError("wrk printed no result: " + last_line(output))
+            raise DriverOutputError("wrk printed no result: " + last_lines(output))
         counts = summary["errors"]
         errors = ErrorCounts(connect=counts["connect"], reset=counts["read"] + counts["write"],
                              timeout=counts["timeout"], non_2xx=counts["status"])

@@ -1,11 +1,10 @@
 """asadmin of one distribution, run with the lab's JDK against one domain's admin port."""
 import re
-import subprocess
 from pathlib import Path
 
+from labkit.ground.command import last_lines, run_command
 from labkit.ground.errors import LabError
 from labkit.ground.jdk import java_env
-from labkit.servers.appserver.distribution import last_lines
 
 ADMIN_USER = "admin"
 
@@ -33,11 +32,7 @@ class Asadmin:
         command = [str(self.distribution.asadmin), "--interactive=false", "--user", ADMIN_USER,
                    "--passwordfile", str(self.password_file), "--host", "127.0.0.1",
                    "--port", str(self.admin_port), *args]
-        try:
-            result = subprocess.run(command, env=self.env, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        except subprocess.TimeoutExpired:
-            raise LabError(f"asadmin {args[0]} did not finish within {timeout} s") from None
+        result = run_command(command, env=self.env, timeout=timeout, merged=True, what=f"asadmin {args[0]}")
         output = "\n".join(l for l in result.stdout.splitlines() if "manpage" not in l and "infocmp" not in l)
         failed = [l for l in output.splitlines() if re.match(r"Command \S+ failed\.", l)]
         if "Authentication failed" in output:

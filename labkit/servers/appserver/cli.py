@@ -2,11 +2,13 @@
 `python3 -m labkit.<kind> prepare` (a stopped domain for an Arquillian profile)."""
 import argparse
 import sys
+from functools import singledispatch
 from pathlib import Path
 
 from labkit.ground.arguments import whole_number
 from labkit.ground.errors import LabError, UsageError
 from labkit.ground.process import interrupt_on_signals
+from labkit.hosts.local import LocalHost
 from labkit.servers.interface import Foreground
 from labkit.servers.userapp import ready_urls
 from labkit.servers.appserver.asadmin import ADMIN_USER
@@ -27,10 +29,38 @@ def foreground(cls, args, mode, port):
                  admin_password_file=args.admin_password_file, console_host=args.console_host,
                  apps=args.wars)
     server._check_ports()  # before a build or a download, so a busy port fails fast
-    on = args.server_host
-    if on.remote:
-        return _foreground_on_host(cls, server, on, args.remote_java, mode)
+    return _foreground_on(args.server_host, cls, server, args, mode)
 
+
+# Where a domain configured here is served is the host's kind's to say (singledispatch on it): this
+# machine serves it in place, any other host a copy (on_host.py). A new host kind that is not this
+# machine needs nothing here.
+@singledispatch
+def _served_on(on, server, remote_java=None, cpus=None):
+    return DomainOnHost(server, on, remote_java=remote_java, cpus=cpus)
+
+
+@_served_on.register
+def _served_here(on: LocalHost, server, remote_java=None, cpus=None):
+    return server  # the lab pinned itself while starting it (LocalHost.pinning)
+
+
+@singledispatch
+def _foreground_on(on, cls, server, args, mode):
+    """`./lab run MODE --server KIND --server-host HOST`: the domain configured here, served there."""
+    there = _served_on(on, server, remote_java=args.remote_java)
+    return Foreground(there, cls.PRODUCT,
+                      before=lambda: [f"mode {mode.name} on {cls.PRODUCT} {server.distribution.version} on {on}: "
+                                      f"{mode.description}",
+                                      f"domain: {server.domain.dir} (configured here, copied to {on})"],
+                      urls=lambda started: ready_urls(started.base_url, started.apps),
+                      after=lambda started, info: [f"log: {started.log_path}",
+                                                   f"command there: {started.printable_command()}"])
+
+
+@_foreground_on.register
+def _foreground_here(on: LocalHost, cls, server, args, mode):
+    """`./lab run MODE --server KIND`: the domain served where it was configured, its console here."""
     def after(started, info):
         # The launcher outlives restarts from the console; it exits when the server stops for good.
         return [f"log: {started.log_path}",
@@ -42,18 +72,6 @@ def foreground(cls, args, mode, port):
                               f"domain: {server.domain.dir}"],
                       urls=lambda started: ready_urls(started.base_url, started.apps),
                       after=after)
-
-
-def _foreground_on_host(cls, server, on, remote_java, mode):
-    """`./lab run MODE --server KIND --server-host HOST`: the domain configured here, served there."""
-    there = DomainOnHost(server, on, remote_java=remote_java)
-    return Foreground(there, cls.PRODUCT,
-                      before=lambda: [f"mode {mode.name} on {cls.PRODUCT} {server.distribution.version} on {on}: "
-                                      f"{mode.description}",
-                                      f"domain: {server.domain.dir} (configured here, copied to {on})"],
-                      urls=lambda started: ready_urls(started.base_url, started.apps),
-                      after=lambda started, info: [f"log: {started.log_path}",
-                                                   f"command there: {started.printable_command()}"])
 
 
 def _is_loopback(host):
@@ -69,9 +87,7 @@ def register_targets(cls, prefix):
         # here, booted there (on_host.py).
         def start(port, jvm_options=(), jvm_defaults=True, apps=(), on=None, remote_java=None, cpus=None):
             server = cls(mode, port=port, jvm_options=jvm_options, apps=apps)
-            if on is not None and on.remote:
-                return DomainOnHost(server, on, remote_java=remote_java, cpus=cpus).start()
-            return server.start()
+            return _served_on(on or LocalHost(), server, remote_java=remote_java, cpus=cpus).start()
         return start
 
     register_mode_targets(prefix, lambda mode: Target(prefix + mode.name, f"{cls.PRODUCT}: " + mode.description,

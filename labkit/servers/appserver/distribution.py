@@ -4,6 +4,7 @@ import shutil
 from pathlib import Path
 
 from labkit.ground.build import mvn
+from labkit.ground.command import last_lines
 from labkit.ground.errors import LabError
 
 
@@ -67,7 +68,3 @@ class Distribution:
         unpacked.rename(self.root)
         shutil.rmtree(staging, ignore_errors=True)
         return self
-
-
-def last_lines(text, count):
-    return "\n".join(text.splitlines()[-count:])

@@ -10,9 +10,9 @@ alternating types, each boot a fresh JVM. Prints one line per boot and a median 
 """
 import argparse
 import statistics
-import subprocess
 import time
 
+from labkit.ground.command import run_command
 from labkit.servers.modes import payara_mode
 from labkit.servers.appserver.kinds import KINDS
 
@@ -30,7 +30,7 @@ def with_jms_type(cls, jms_type):
 
 def listening(pid):
     """host:port pairs the process listens on (ss -ltnp)."""
-    output = subprocess.run(["ss", "-ltnpH"], stdout=subprocess.PIPE, text=True).stdout
+    output = run_command(["ss", "-ltnpH"]).stdout
     return sorted(line.split()[3] for line in output.splitlines() if f"pid={pid}," in line)
 
 
